@@ -50,6 +50,7 @@ public final class Main implements Callable<Integer> {
     /** Parses, starts and blocks until stopped; returns the process exit code. */
     static int run(PrintStream out, PrintStream err, String... args) {
         CommandLine command = new CommandLine(new Main(out));
+        command.setOut(new java.io.PrintWriter(out, true));
         command.setErr(new java.io.PrintWriter(err, true));
         command.setExecutionExceptionHandler((e, cmd, parsed) -> {
             err.println("h2bench-server: " + e.getMessage());

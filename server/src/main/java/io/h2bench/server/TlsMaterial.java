@@ -141,7 +141,7 @@ public final class TlsMaterial {
             String alias = store.aliases().nextElement();
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(store.getCertificate(alias).getEncoded());
             return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
-        } catch (GeneralSecurityException | java.util.NoSuchElementException e) {
+        } catch (IOException | GeneralSecurityException | java.util.NoSuchElementException e) {
             throw new IOException("cannot read key store " + keystore + ": " + e.getMessage(), e);
         }
     }
