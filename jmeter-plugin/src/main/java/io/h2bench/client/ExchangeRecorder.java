@@ -1,0 +1,174 @@
+package io.h2bench.client;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpField;
+
+/**
+ * Listens to one exchange (or one pushed response) and turns Jetty's events into an
+ * {@link ExchangeResult}: times are taken when the events fire, bytes arrive from the
+ * {@link WireConnection} the exchange runs on. No polling anywhere.
+ */
+final class ExchangeRecorder implements Response.Listener {
+
+    /** Pushes can finish after the main response: how long to wait for them when no timeout is set. */
+    private static final long DEFAULT_PUSH_WAIT_MILLIS = 30_000;
+
+    private final ExchangeRequest request;
+    private final URI uri;
+    private final boolean pushed;
+    private final WireRegistry registry;
+    private final long startMillis = System.currentTimeMillis();
+    private final long startNanos = System.nanoTime();
+    private final AtomicLong wireIn = new AtomicLong();
+    private final AtomicLong wireOut = new AtomicLong();
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    private final List<ExchangeRecorder> pushes = new ArrayList<>();
+    private final CompletableFuture<ExchangeResult> result = new CompletableFuture<>();
+
+    private volatile WireConnection wire;
+    private volatile boolean newConnection;
+    private volatile long assignedNanos;
+    private volatile long responseBeginNanos;
+    private long bodyBytes;
+
+    ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
+        this.request = request;
+        this.uri = uri;
+        this.pushed = pushed;
+        this.registry = registry;
+    }
+
+    CompletableFuture<ExchangeResult> result() {
+        return result;
+    }
+
+    /** The exchange got its connection (Jetty's request begin): from here on it is on the wire. */
+    void onAssigned(Request jettyRequest) {
+        attach(registry.find(jettyRequest.getConnection()), true);
+    }
+
+    /** A pushed response is on its main exchange's connection from its PUSH_PROMISE on. */
+    void attach(WireConnection connection, boolean mayClaim) {
+        if (connection == null || wire != null) {
+            return;
+        }
+        assignedNanos = System.nanoTime();
+        wire = connection;
+        newConnection = connection.begin(this, mayClaim);
+    }
+
+    boolean hasConnection() {
+        WireConnection current = wire;
+        return current != null && current.ready();
+    }
+
+    void addWireBytes(long in, long out) {
+        wireIn.addAndGet(in);
+        wireOut.addAndGet(out);
+    }
+
+    /** Registers a push promised on this exchange; it is waited for before this result completes. */
+    ExchangeRecorder newPush(URI pushedUri) {
+        ExchangeRecorder push = new ExchangeRecorder(request, pushedUri, true, registry);
+        push.attach(wire, false);
+        synchronized (pushes) {
+            pushes.add(push);
+        }
+        return push;
+    }
+
+    @Override
+    public void onBegin(Response response) {
+        responseBeginNanos = System.nanoTime();
+    }
+
+    @Override
+    public void onContent(Response response, ByteBuffer content) {
+        synchronized (body) {
+            bodyBytes += content.remaining();
+            byte[] bytes = new byte[content.remaining()];
+            content.get(bytes);
+            body.write(bytes, 0, bytes.length);
+        }
+    }
+
+    @Override
+    public void onComplete(Result jettyResult) {
+        long endNanos = System.nanoTime();
+        WireConnection current = wire;
+        if (current != null) {
+            current.end(this);
+        }
+        ExchangeResult main = build(jettyResult, endNanos, List.of());
+        List<CompletableFuture<ExchangeResult>> pending;
+        synchronized (pushes) {
+            pending = pushes.stream().map(ExchangeRecorder::result).toList();
+        }
+        if (pending.isEmpty()) {
+            result.complete(main);
+            return;
+        }
+        long waitMillis = request.responseTimeout().isZero() ? DEFAULT_PUSH_WAIT_MILLIS : request.responseTimeout().toMillis();
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                .orTimeout(waitMillis, TimeUnit.MILLISECONDS)
+                .whenComplete((done, timeout) -> result.complete(withPushes(main, pending)));
+    }
+
+    private ExchangeResult build(Result jettyResult, long endNanos, List<ExchangeResult> pushResults) {
+        Response response = jettyResult.getResponse();
+        Throwable failure = jettyResult.getFailure();
+        boolean responded = response != null && response.getStatus() > 0 && responseBeginNanos != 0;
+        List<HeaderField> headers = new ArrayList<>();
+        if (responded) {
+            for (HttpField field : response.getHeaders()) {
+                headers.add(new HeaderField(field.getName(), field.getValue()));
+            }
+        }
+        WireConnection current = wire;
+        long connect = newConnection && current != null ? current.connectNanos(endNanos) : 0;
+        long latency = responseBeginNanos == 0 ? 0 : responseBeginNanos - startNanos;
+        byte[] bytes;
+        long payload;
+        synchronized (body) {
+            bytes = body.toByteArray();
+            payload = bodyBytes;
+        }
+        return new ExchangeResult(
+                pushed ? "GET" : request.method(), uri, pushed, startMillis, startNanos,
+                assignedNanos == 0 ? 0 : assignedNanos - startNanos,
+                connect, latency, endNanos - startNanos,
+                responded ? response.getStatus() : 0,
+                responded ? response.getReason() : null,
+                responded ? response.getVersion().asString() : null,
+                List.copyOf(headers), bytes, payload, wireOut.get(), wireIn.get(),
+                current == null ? 0 : current.id(), newConnection,
+                current == null ? null : current.alpn(),
+                failure == null ? null : FailureMessages.describe(failure, request),
+                failure, pushResults);
+    }
+
+    private static ExchangeResult withPushes(ExchangeResult main, List<CompletableFuture<ExchangeResult>> pending) {
+        List<ExchangeResult> done = new ArrayList<>();
+        for (CompletableFuture<ExchangeResult> push : pending) {
+            ExchangeResult pushResult = push.getNow(null);
+            if (pushResult != null) {
+                done.add(pushResult);
+            }
+        }
+        return new ExchangeResult(main.method(), main.uri(), main.pushed(), main.startMillis(), main.startNanos(),
+                main.queuedNanos(), main.connectNanos(), main.latencyNanos(), main.elapsedNanos(), main.status(),
+                main.reason(), main.httpVersion(), main.responseHeaders(), main.body(), main.bodyBytes(),
+                main.sentBytes(), main.receivedBytes(), main.connectionId(), main.newConnection(), main.alpn(),
+                main.failureMessage(), main.failure(), List.copyOf(done));
+    }
+}

@@ -1,0 +1,59 @@
+package io.h2bench.client;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One HTTP request as the sampler wants it sent: everything JMeter decided (headers from the
+ * managers, the body it built), nothing about JMeter itself.
+ *
+ * @param method          GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any other token
+ * @param uri             absolute http or https URI
+ * @param headers         request headers in order, cookies and authorization included
+ * @param body            request body bytes, empty for none
+ * @param mode            the protocol to speak
+ * @param connectTimeout  limit for getting a connection (TCP + TLS); zero means none
+ * @param responseTimeout limit for silence while waiting for the response; zero means none
+ * @param followRedirects let the client follow 3xx itself (JMeter's "redirect automatically")
+ * @param acceptPush      accept HTTP/2 server pushes and report them; refused when false
+ */
+public record ExchangeRequest(
+        String method,
+        URI uri,
+        List<HeaderField> headers,
+        byte[] body,
+        ProtocolMode mode,
+        Duration connectTimeout,
+        Duration responseTimeout,
+        boolean followRedirects,
+        boolean acceptPush) {
+
+    public ExchangeRequest {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(mode, "mode");
+        headers = List.copyOf(headers);
+        body = body == null ? new byte[0] : body;
+        connectTimeout = connectTimeout == null ? Duration.ZERO : connectTimeout;
+        responseTimeout = responseTimeout == null ? Duration.ZERO : responseTimeout;
+    }
+
+    /** A plain GET with no extra headers: what tests and embedded resources mostly need. */
+    public static ExchangeRequest get(URI uri, ProtocolMode mode) {
+        return new ExchangeRequest("GET", uri, List.of(), null, mode, Duration.ZERO, Duration.ZERO, false, true);
+    }
+
+    public ExchangeRequest withTimeouts(Duration connect, Duration response) {
+        return new ExchangeRequest(method, uri, headers, body, mode, connect, response, followRedirects, acceptPush);
+    }
+
+    public ExchangeRequest withAcceptPush(boolean accept) {
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, accept);
+    }
+
+    public ExchangeRequest withHeaders(List<HeaderField> newHeaders) {
+        return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush);
+    }
+}

@@ -1,0 +1,76 @@
+package io.h2bench.client;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * What one request/response exchange (or one server push) did, measured from Jetty's events and
+ * the connection's socket. Every duration is a {@link System#nanoTime()} difference on one clock
+ * from {@code startNanos}, so {@code latencyNanos <= elapsedNanos} always holds.
+ *
+ * <ul>
+ *   <li>{@code startNanos}/{@code startMillis}: the request was handed to the client (for a push:
+ *       the PUSH_PROMISE arrived).</li>
+ *   <li>{@code queuedNanos}: start until a connection was assigned (waiting for a free connection
+ *       or stream, or for a new connection to be opened). Never part of {@code connectNanos}.</li>
+ *   <li>{@code connectNanos}: TCP connect plus TLS handshake of the connection opened for this
+ *       exchange; 0 when the exchange reused a connection or is a push.</li>
+ *   <li>{@code latencyNanos}: start until the response began (status line or HEADERS frame).</li>
+ *   <li>{@code elapsedNanos}: start until the last byte of the body (or the failure).</li>
+ *   <li>{@code sentBytes}/{@code receivedBytes}: bytes written to / read from the TCP socket that
+ *       are attributed to this exchange (see {@link WireConnection} for the rule).</li>
+ *   <li>{@code bodyBytes}: response payload bytes as the server sent them (no HTTP/1.1 chunk framing,
+ *       no HTTP/2 frame headers, not decompressed).</li>
+ * </ul>
+ *
+ * @param failureMessage null on success; otherwise a sentence a tester understands
+ */
+public record ExchangeResult(
+        String method,
+        URI uri,
+        boolean pushed,
+        long startMillis,
+        long startNanos,
+        long queuedNanos,
+        long connectNanos,
+        long latencyNanos,
+        long elapsedNanos,
+        int status,
+        String reason,
+        String httpVersion,
+        List<HeaderField> responseHeaders,
+        byte[] body,
+        long bodyBytes,
+        long sentBytes,
+        long receivedBytes,
+        long connectionId,
+        boolean newConnection,
+        String alpn,
+        String failureMessage,
+        Throwable failure,
+        List<ExchangeResult> pushes) {
+
+    public boolean failed() {
+        return failureMessage != null;
+    }
+
+    /** Response status line as JMeter shows it, e.g. {@code HTTP/2.0 200 OK}. */
+    public String statusLine() {
+        String text = reason == null || reason.isEmpty() ? defaultReason(status) : reason;
+        return (httpVersion == null ? "HTTP/?" : httpVersion) + " " + status + (text.isEmpty() ? "" : " " + text);
+    }
+
+    public String responseHeader(String name) {
+        return responseHeaders.stream()
+                .filter(field -> field.name().equalsIgnoreCase(name))
+                .map(HeaderField::value)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** HTTP/2 carries no reason phrase; show the usual one so the header line reads like HTTP/1.1. */
+    private static String defaultReason(int status) {
+        org.eclipse.jetty.http.HttpStatus.Code code = org.eclipse.jetty.http.HttpStatus.getCode(status);
+        return code == null ? "" : code.getMessage();
+    }
+}

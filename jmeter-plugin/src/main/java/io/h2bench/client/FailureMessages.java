@@ -1,0 +1,83 @@
+package io.h2bench.client;
+
+import java.io.EOFException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
+
+/** Turns a transport exception into one sentence a tester understands, naming the origin. */
+final class FailureMessages {
+
+    private FailureMessages() {
+    }
+
+    static String describe(Throwable failure, ExchangeRequest request) {
+        Throwable cause = unwrap(failure);
+        String origin = origin(request.uri());
+        String detail = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        if (cause instanceof ConnectTimeoutException timeout) {
+            return "No connection to " + origin + " within " + timeout.millis() + " ms (connect timeout)";
+        }
+        if (cause instanceof UnknownHostException) {
+            return "Unknown host " + request.uri().getHost() + " (" + detail + ")";
+        }
+        if (cause instanceof ConnectException || cause instanceof NoRouteToHostException) {
+            return "Connection to " + origin + " refused (" + detail + ")";
+        }
+        if (cause instanceof SocketTimeoutException) {
+            return "No connection to " + origin + " in time (" + detail + ")";
+        }
+        if (cause instanceof TimeoutException) {
+            long millis = request.responseTimeout().toMillis();
+            return "No response from " + origin + " within " + millis + " ms (response timeout; " + detail + ")";
+        }
+        if (cause instanceof SSLException) {
+            return "TLS handshake with " + origin + " failed (" + detail + ")";
+        }
+        String message = cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(java.util.Locale.ROOT);
+        if (message.contains("reset") || message.contains("cancel") || message.contains("refused_stream")) {
+            return "The server reset the stream before the response was complete (" + detail + ")";
+        }
+        if (message.contains("goaway") || message.contains("go_away") || message.contains("session")) {
+            return "The server closed the HTTP/2 connection (GOAWAY) before the response was complete (" + detail + ")";
+        }
+        if (cause instanceof EOFException || cause instanceof ClosedChannelException || message.contains("closed")) {
+            return "The connection to " + origin + " closed before the response was complete (" + detail + ")";
+        }
+        return "Request to " + origin + " failed (" + detail + ")";
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof ExecutionException || cause instanceof CompletionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String origin(URI uri) {
+        int port = uri.getPort() > 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+        return uri.getScheme() + "://" + uri.getHost() + ":" + port;
+    }
+
+    /** Raised by this client when no connection was ready within the connect timeout. */
+    static final class ConnectTimeoutException extends SocketTimeoutException {
+        private final long millis;
+
+        ConnectTimeoutException(long millis) {
+            super("connect timeout " + millis + " ms");
+            this.millis = millis;
+        }
+
+        long millis() {
+            return millis;
+        }
+    }
+}

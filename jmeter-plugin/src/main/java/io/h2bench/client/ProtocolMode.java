@@ -1,0 +1,35 @@
+package io.h2bench.client;
+
+import java.util.Locale;
+
+/**
+ * Which HTTP protocol a virtual user speaks to an origin. The names are the values of the sampler
+ * property {@code H2Bench.httpVersion}, so a .jmx plan can set them as plain strings.
+ */
+public enum ProtocolMode {
+    /** HTTP/1.1 only, over http or https; up to N connections per origin. */
+    HTTP_1_1,
+    /** https: ALPN offering h2 first, falling back to http/1.1. http: h2c with prior knowledge. */
+    HTTP_2,
+    /** Cleartext HTTP/2 with prior knowledge: the connection preface is sent at once. */
+    H2C,
+    /** Cleartext HTTP/1.1 request with {@code Upgrade: h2c}; the connection switches on 101. */
+    H2C_UPGRADE;
+
+    /** Reads a property value; blank or unknown values fall back to {@link #HTTP_2}. */
+    public static ProtocolMode parse(String value) {
+        if (value == null || value.isBlank()) {
+            return HTTP_2;
+        }
+        try {
+            return valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException unknown) {
+            return HTTP_2;
+        }
+    }
+
+    /** HTTP/2 multiplexes, so one connection per origin is what a browser (and this client) keeps. */
+    public boolean multiplexed() {
+        return this != HTTP_1_1;
+    }
+}

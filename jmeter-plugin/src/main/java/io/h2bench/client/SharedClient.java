@@ -1,0 +1,144 @@
+package io.h2bench.client;
+
+import java.time.Duration;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.MultiplexConnectionPool;
+import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
+import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+
+/**
+ * The one Jetty {@code HttpClient} of this JVM, shared by every virtual user: one selector, one
+ * small bounded thread pool, one scheduler, one buffer pool. Users get their own connections
+ * through request tags ({@link UserConnections}), not through clients of their own, so 1,000 users
+ * cost no more threads than one. Reference counted: started by the first user, stopped by the last
+ * (and by {@link #stopAll()} at test end) so that no thread outlives the test.
+ */
+public final class SharedClient {
+
+    /** Small and bounded: selector, scheduler and a few workers run I/O for all users. */
+    static final int MAX_THREADS = 16;
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final Object LOCK = new Object();
+    private static SharedClient instance;
+    private static int users;
+
+    private final HttpClient httpClient;
+    private final WireRegistry registry = new WireRegistry();
+
+    private SharedClient() throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+        threads.setName("h2bench-client");
+        // Daemon threads: a JMeter run must never hang at the end because of the client.
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("h2bench-client-scheduler", true);
+
+        WiretapConnector connector = new WiretapConnector(registry);
+        connector.setExecutor(threads);
+        connector.setScheduler(scheduler);
+        connector.setSelectors(1);
+        connector.setIdleTimeout(IDLE_TIMEOUT);
+        // A load-test client trusts the server it is pointed at, as JMeter's own HTTP sampler does.
+        SslContextFactory.Client tls = new SslContextFactory.Client(true);
+        tls.setEndpointIdentificationAlgorithm(null);
+        connector.setSslContextFactory(tls);
+
+        HTTP2Client http2 = new HTTP2Client(connector);
+        // h2 first: ALPN offers the protocols in this order, falling back to http/1.1.
+        HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
+                new ClientConnectionFactoryOverHTTP2.HTTP2(http2), HttpClientConnectionFactory.HTTP11);
+        // Pool size per user and origin comes from the tag; one per origin for HTTP/2, which also
+        // avoids the cold-pool burst of one connection per request before SETTINGS arrive.
+        transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(
+                destination, UserTag.maxConnectionsOf(destination.getOrigin().getTag()), 1));
+
+        httpClient = new HttpClient(transport);
+        httpClient.setExecutor(threads);
+        httpClient.setScheduler(scheduler);
+        httpClient.setFollowRedirects(false);
+        // JMeter's Cookie Manager owns cookies; the client must not add any of its own.
+        httpClient.setHttpCookieStore(new HttpCookieStore.Empty());
+        // Bodies stay as the server sent them; Accept-Encoding comes only from the test plan.
+        httpClient.getContentDecoderFactories().clear();
+        httpClient.setUserAgentField(null);
+        httpClient.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        httpClient.setMaxRequestsQueuedPerDestination(100_000);
+        httpClient.addBean(registry);
+        httpClient.start();
+    }
+
+    /** Takes a reference, starting the client if this is the first user. */
+    public static SharedClient acquire() {
+        synchronized (LOCK) {
+            if (instance == null) {
+                try {
+                    instance = new SharedClient();
+                } catch (Exception failure) {
+                    throw new IllegalStateException("Cannot start the HTTP client: " + failure, failure);
+                }
+            }
+            users++;
+            return instance;
+        }
+    }
+
+    /** Gives a reference back; the last one stops the client. */
+    public void release() {
+        synchronized (LOCK) {
+            if (instance != this) {
+                return;
+            }
+            users--;
+            if (users <= 0) {
+                stopLocked();
+            }
+        }
+    }
+
+    /** Stops the client whatever the count: JMeter's test end, after which no thread may remain. */
+    public static void stopAll() {
+        synchronized (LOCK) {
+            stopLocked();
+        }
+    }
+
+    /** Whether a shared client is running now (for tests of the lifecycle). */
+    public static boolean running() {
+        synchronized (LOCK) {
+            return instance != null;
+        }
+    }
+
+    private static void stopLocked() {
+        SharedClient current = instance;
+        instance = null;
+        users = 0;
+        if (current != null) {
+            try {
+                current.httpClient.stop();
+            } catch (Exception ignored) {
+                // Stopping is best effort: the threads are daemons and cannot keep JMeter alive.
+            }
+        }
+    }
+
+    HttpClient httpClient() {
+        return httpClient;
+    }
+
+    WireRegistry registry() {
+        return registry;
+    }
+
+    /** TCP connections this client opened since it started. */
+    public long connectionsOpened() {
+        return registry.connectionsOpened();
+    }
+}

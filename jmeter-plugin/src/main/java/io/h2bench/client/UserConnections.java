@@ -1,0 +1,184 @@
+package io.h2bench.client;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.Destination;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * The connections of one virtual user: its own pool per origin inside the {@link SharedClient}
+ * (HTTP/2: one connection per origin; HTTP/1.1: up to {@code maxConnectionsPerOrigin}), reused
+ * across its requests until {@link #reset()} or {@link #close()}. Not thread-safe for reset/close;
+ * requests may be sent concurrently (a page load's resources).
+ */
+public final class UserConnections implements AutoCloseable {
+
+    private static final AtomicLong USERS = new AtomicLong();
+    /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
+    private static final Set<String> CONNECTION_HEADERS =
+            Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
+
+    private final SharedClient shared;
+    private final int maxConnectionsPerOrigin;
+    private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
+    private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile long user = USERS.incrementAndGet();
+    private boolean closed;
+
+    private UserConnections(SharedClient shared, int maxConnectionsPerOrigin) {
+        this.shared = shared;
+        this.maxConnectionsPerOrigin = Math.max(1, maxConnectionsPerOrigin);
+    }
+
+    /** A new virtual user on the shared client (which starts if it is not running). */
+    public static UserConnections open(int maxConnectionsPerOrigin) {
+        return new UserConnections(SharedClient.acquire(), maxConnectionsPerOrigin);
+    }
+
+    /** Sends and waits: every outcome, failures included, comes back as a result. */
+    public ExchangeResult send(ExchangeRequest exchange) throws InterruptedException {
+        try {
+            return sendAsync(exchange).get();
+        } catch (ExecutionException unexpected) {
+            throw new IllegalStateException("The exchange listener failed", unexpected.getCause());
+        }
+    }
+
+    /** Sends without waiting; the future always completes normally, with a failed result on failure. */
+    public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange) {
+        if (closed) {
+            throw new IllegalStateException("This user's connections are closed");
+        }
+        HttpClient client = shared.httpClient();
+        URI uri = exchange.uri();
+        String origin = origin(uri);
+        ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
+        Request request = client.newRequest(uri)
+                .method(exchange.method())
+                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : maxConnectionsPerOrigin))
+                .followRedirects(exchange.followRedirects());
+        boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
+        copyHeaders(request, exchange, upgrading);
+        if (exchange.body().length > 0) {
+            request.body(new BytesRequestContent(exchange.body()));
+        }
+        if (!exchange.responseTimeout().isZero()) {
+            request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        request.onRequestBegin(recorder::onAssigned);
+        request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
+        scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
+        inFlight.add(request);
+        CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
+            inFlight.remove(request);
+            if (upgrading && done != null && done.httpVersion() != null && done.httpVersion().startsWith("HTTP/2")) {
+                upgradedOrigins.add(origin);
+            }
+        });
+        request.send(recorder);
+        return result;
+    }
+
+    /** Aborts whatever this user has in flight (JMeter's stop button); results report the reason. */
+    public void abortAll(String reason) {
+        for (Request request : inFlight) {
+            request.abort(new java.io.InterruptedIOException(reason));
+        }
+    }
+
+    /**
+     * Closes this user's connections; the next request opens new ones, as a new user would
+     * (JMeter's "same user on each iteration" unchecked).
+     */
+    public void reset() {
+        long previous = user;
+        user = USERS.incrementAndGet();
+        upgradedOrigins.clear();
+        HttpClient client = shared.httpClient();
+        for (Destination destination : client.getDestinations()) {
+            if (destination.getOrigin().getTag() instanceof UserTag tag && tag.user() == previous) {
+                client.removeDestination(destination);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        reset();
+        closed = true;
+        shared.release();
+    }
+
+    /**
+     * Sets the HTTP version Jetty uses. Returns true when this request asks for an h2c upgrade.
+     * Over https HTTP_2 leaves the choice to ALPN (h2 offered first); over http it means h2c.
+     */
+    private boolean chooseVersion(Request request, ProtocolMode mode, URI uri, String origin) {
+        boolean secure = "https".equalsIgnoreCase(uri.getScheme());
+        switch (mode) {
+            case HTTP_1_1 -> request.version(HttpVersion.HTTP_1_1);
+            case HTTP_2 -> {
+                if (!secure) {
+                    request.version(HttpVersion.HTTP_2);
+                }
+            }
+            case H2C -> request.version(HttpVersion.HTTP_2);
+            case H2C_UPGRADE -> {
+                if (upgradedOrigins.contains(origin)) {
+                    // Already upgraded: the connection now sits in this user's h2c pool.
+                    request.version(HttpVersion.HTTP_2);
+                    return false;
+                }
+                request.version(HttpVersion.HTTP_1_1);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void copyHeaders(Request request, ExchangeRequest exchange, boolean upgrading) {
+        request.headers(headers -> {
+            for (HeaderField field : exchange.headers()) {
+                if (!CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+                    headers.add(field.name(), field.value());
+                }
+            }
+            if (upgrading) {
+                // RFC 7540 section 3.2: an empty HTTP2-Settings means "default settings".
+                headers.put("Upgrade", "h2c");
+                headers.put("HTTP2-Settings", "");
+                headers.put("Connection", "Upgrade, HTTP2-Settings");
+            }
+        });
+    }
+
+    /** Jetty's connect timeout is client-wide; this one is per request and also covers TLS. */
+    private static void scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        Scheduler.Task task = client.getScheduler().schedule(() -> {
+            if (!recorder.hasConnection()) {
+                request.abort(new FailureMessages.ConnectTimeoutException(millis));
+            }
+        }, millis, TimeUnit.MILLISECONDS);
+        recorder.result().whenComplete((done, ignored) -> task.cancel());
+    }
+
+    private static String origin(URI uri) {
+        return uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+    }
+}

@@ -1,0 +1,87 @@
+package io.h2bench.client;
+
+import java.net.SocketAddress;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLEngine;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
+
+/**
+ * Knows every open TCP connection of the shared client by its local socket address, which is
+ * what Jetty's client {@code Connection} of an exchange exposes whatever the protocol. Registered
+ * on the {@code ClientConnector} (TCP connect start) and on the {@code HttpClient} (Jetty adds its
+ * {@link Connection.Listener} beans to every connection it opens, so TLS handshakes are seen).
+ */
+final class WireRegistry implements ClientConnector.ConnectListener, Connection.Listener {
+
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<SocketChannel, Long> connectBegins = new ConcurrentHashMap<>();
+    private final Map<SocketAddress, WireConnection> byLocalAddress = new ConcurrentHashMap<>();
+    private final AtomicLong opened = new AtomicLong();
+
+    @Override
+    public void onConnectBegin(SocketChannel channel, SocketAddress remote) {
+        connectBegins.put(channel, System.nanoTime());
+    }
+
+    @Override
+    public void onConnectFailure(SocketChannel channel, SocketAddress remote, Throwable failure) {
+        connectBegins.remove(channel);
+    }
+
+    /** Called by the connector when TCP connected: the end point about to be created gets a wire. */
+    WireConnection connected(SocketChannel channel, SocketAddress local) {
+        long now = System.nanoTime();
+        Long begin = connectBegins.remove(channel);
+        WireConnection wire = new WireConnection(ids.incrementAndGet(), begin == null ? now : begin, now);
+        if (local != null) {
+            byLocalAddress.put(local, wire);
+        }
+        opened.incrementAndGet();
+        return wire;
+    }
+
+    void closed(SocketAddress local) {
+        if (local != null) {
+            byLocalAddress.remove(local);
+        }
+    }
+
+    /** The wire under a Jetty client connection, or null if it is already gone. */
+    WireConnection find(org.eclipse.jetty.client.Connection connection) {
+        if (connection == null || connection.getLocalSocketAddress() == null) {
+            return null;
+        }
+        return byLocalAddress.get(connection.getLocalSocketAddress());
+    }
+
+    /** TCP connections opened since the client started (for tests and sanity checks). */
+    long connectionsOpened() {
+        return opened.get();
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+        if (connection instanceof SslConnection ssl && ssl.getEndPoint() instanceof CountingEndPoint counting) {
+            WireConnection wire = counting.wire();
+            wire.tlsStarted();
+            ssl.addHandshakeListener(new SslHandshakeListener() {
+                @Override
+                public void handshakeSucceeded(Event event) {
+                    SSLEngine engine = event.getSSLEngine();
+                    wire.tlsHandshakeDone(System.nanoTime(), engine.getApplicationProtocol());
+                }
+            });
+        }
+    }
+
+    static SocketAddress localAddress(EndPoint endPoint) {
+        return endPoint.getLocalSocketAddress();
+    }
+}
