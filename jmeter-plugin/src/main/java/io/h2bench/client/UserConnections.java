@@ -76,6 +76,8 @@ public final class UserConnections implements AutoCloseable {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
         request.onRequestBegin(recorder::onAssigned);
+        request.onRequestSuccess(recorder::onRequestDone);
+        request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
         scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
         inFlight.add(request);

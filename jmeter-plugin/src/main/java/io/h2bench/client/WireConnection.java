@@ -5,18 +5,21 @@ import java.util.List;
 
 /**
  * One TCP connection as seen on its socket: when it was opened, when it became usable, and every
- * byte read or written. Bytes are attributed to exchanges by this rule:
+ * byte read or written. Bytes are attributed to the exchanges in flight on it by this rule:
  * <ol>
- *   <li>A read or write while exactly one exchange is in flight on the connection belongs to it
- *       (the usual sampler case, exact).</li>
- *   <li>A read or write while several exchanges are in flight (concurrent HTTP/2 streams, pushes)
- *       is shared equally among them; the remainder of the division goes to the oldest.</li>
+ *   <li>Read bytes: each exchange first gets the response bytes Jetty delivered to it (body bytes
+ *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2); the rest of
+ *       the wire (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is shared
+ *       equally among the exchanges in flight when it is read. With one exchange in flight, the
+ *       usual sampler case, this gives it exactly every byte read.</li>
+ *   <li>Written bytes are shared equally among the exchanges still sending their request, or among
+ *       all in flight when none is (WINDOW_UPDATE for their data); one in flight gets them all.</li>
  *   <li>Bytes moved while none is in flight (TLS handshake, HTTP/2 preface and SETTINGS before the
- *       first request, WINDOW_UPDATE or PING between requests) are carried to the next exchange
- *       that begins on the connection; bytes after the last one (GOAWAY, close_notify) are not
- *       attributed.</li>
+ *       first request, frames between requests) are carried to the next exchange that begins on the
+ *       connection; bytes after the last one (GOAWAY, close_notify) are not attributed.</li>
  * </ol>
- * So the exchanges on a connection add up to its wire total, up to its closing bytes.
+ * The exchanges of a connection thus add up to its wire total (up to its closing bytes, and up to
+ * the error of the HTTP/2 header estimate), and each exchange gets at least its own body bytes.
  * An exchange is in flight from the moment Jetty assigns it the connection until its response
  * completes; a push from its PUSH_PROMISE until its response completes.
  */
@@ -26,6 +29,9 @@ final class WireConnection {
     private final long connectBeginNanos;
     private final long tcpConnectedNanos;
     private final List<ExchangeRecorder> inFlight = new ArrayList<>();
+    private final List<ExchangeRecorder> sending = new ArrayList<>();
+    /** Read bytes not yet explained by delivered response bytes; negative while delivery runs ahead. */
+    private long unexplainedIn;
     private long carriedIn;
     private long carriedOut;
     private long totalIn;
@@ -73,36 +79,60 @@ final class WireConnection {
      * Puts an exchange in flight. Returns true when it is the first exchange on this connection and
      * may claim it: the connection was opened for it, so its connect time and setup bytes are its own.
      */
-    synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim) {
+    synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim, boolean willSend) {
+        settleRead();
         boolean claim = mayClaim && !claimed;
         claimed = true;
         inFlight.add(exchange);
+        if (willSend) {
+            sending.add(exchange);
+        }
         exchange.addWireBytes(carriedIn, carriedOut);
         carriedIn = 0;
         carriedOut = 0;
         return claim;
     }
 
+    synchronized void requestSent(ExchangeRecorder exchange) {
+        sending.remove(exchange);
+    }
+
+    /** Response bytes (headers or body) Jetty delivered to the exchange: they are its own. */
+    synchronized void received(ExchangeRecorder exchange, long bytes) {
+        exchange.addWireBytes(bytes, 0);
+        unexplainedIn -= bytes;
+    }
+
+    /**
+     * The exchange completed. Alone on the connection it takes every byte read so far; otherwise the
+     * overhead of the read in progress goes to the others (their data may be in it, not yet parsed).
+     */
     synchronized void end(ExchangeRecorder exchange) {
+        if (inFlight.size() == 1) {
+            settleRead();
+        }
         inFlight.remove(exchange);
+        sending.remove(exchange);
     }
 
     synchronized void bytesRead(long bytes) {
+        settleRead();
         totalIn += bytes;
-        if (inFlight.isEmpty()) {
-            carriedIn += bytes;
-            return;
-        }
-        share(bytes, true);
+        unexplainedIn += bytes;
     }
 
     synchronized void bytesWritten(long bytes) {
         totalOut += bytes;
-        if (inFlight.isEmpty()) {
+        List<ExchangeRecorder> writers = sending.isEmpty() ? inFlight : sending;
+        if (writers.isEmpty()) {
             carriedOut += bytes;
             return;
         }
-        share(bytes, false);
+        long each = bytes / writers.size();
+        long remainder = bytes % writers.size();
+        for (int i = 0; i < writers.size(); i++) {
+            writers.get(i).addWireBytes(0, each + (i == 0 ? remainder : 0));
+        }
     }
 
     synchronized long totalIn() {
@@ -113,13 +143,21 @@ final class WireConnection {
         return totalOut;
     }
 
-    private void share(long bytes, boolean in) {
-        int count = inFlight.size();
-        long each = bytes / count;
-        long remainder = bytes % count;
-        for (int i = 0; i < count; i++) {
-            long part = each + (i == 0 ? remainder : 0);
-            inFlight.get(i).addWireBytes(in ? part : 0, in ? 0 : part);
+    /** Shares the overhead of the reads parsed so far among the exchanges in flight. */
+    private void settleRead() {
+        if (unexplainedIn <= 0) {
+            return;
+        }
+        long bytes = unexplainedIn;
+        unexplainedIn = 0;
+        if (inFlight.isEmpty()) {
+            carriedIn += bytes;
+            return;
+        }
+        long each = bytes / inFlight.size();
+        long remainder = bytes % inFlight.size();
+        for (int i = 0; i < inFlight.size(); i++) {
+            inFlight.get(i).addWireBytes(each + (i == 0 ? remainder : 0), 0);
         }
     }
 }
