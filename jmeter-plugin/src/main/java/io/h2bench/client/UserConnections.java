@@ -17,7 +17,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The connections of one virtual user: its own pool per origin inside the {@link SharedClient}
- * (HTTP/2: one connection per origin; HTTP/1.1: up to {@code maxConnectionsPerOrigin}), reused
+ * (HTTP/2: one connection per origin; HTTP/1.1: up to the request's maxConnectionsPerOrigin), reused
  * across its requests until {@link #reset()} or {@link #close()}. Not thread-safe for reset/close;
  * requests may be sent concurrently (a page load's resources).
  */
@@ -29,20 +29,18 @@ public final class UserConnections implements AutoCloseable {
             Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
 
     private final SharedClient shared;
-    private final int maxConnectionsPerOrigin;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private volatile long user = USERS.incrementAndGet();
     private boolean closed;
 
-    private UserConnections(SharedClient shared, int maxConnectionsPerOrigin) {
+    private UserConnections(SharedClient shared) {
         this.shared = shared;
-        this.maxConnectionsPerOrigin = Math.max(1, maxConnectionsPerOrigin);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
-    public static UserConnections open(int maxConnectionsPerOrigin) {
-        return new UserConnections(SharedClient.acquire(), maxConnectionsPerOrigin);
+    public static UserConnections open() {
+        return new UserConnections(SharedClient.acquire());
     }
 
     /** Sends and waits: every outcome, failures included, comes back as a result. */
@@ -65,7 +63,7 @@ public final class UserConnections implements AutoCloseable {
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
                 .method(exchange.method())
-                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : maxConnectionsPerOrigin))
+                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin()))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
         copyHeaders(request, exchange, upgrading);

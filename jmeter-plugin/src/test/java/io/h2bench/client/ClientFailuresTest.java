@@ -23,7 +23,7 @@ class ClientFailuresTest {
     @BeforeEach
     void start() throws Exception {
         server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open(6);
+        user = UserConnections.open();
     }
 
     @AfterEach

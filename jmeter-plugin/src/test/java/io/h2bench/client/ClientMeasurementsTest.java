@@ -22,7 +22,7 @@ class ClientMeasurementsTest {
     @BeforeEach
     void start() throws Exception {
         server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open(6);
+        user = UserConnections.open();
     }
 
     @AfterEach
@@ -131,7 +131,7 @@ class ClientMeasurementsTest {
             java.util.Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
             List<java.util.concurrent.CompletableFuture<ExchangeResult>> results = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
-                UserConnections other = UserConnections.open(6);
+                UserConnections other = UserConnections.open();
                 users.add(other);
                 for (int j = 0; j < 3; j++) {
                     results.add(other.sendAsync(ExchangeRequest.get(
@@ -154,5 +154,25 @@ class ClientMeasurementsTest {
         } finally {
             users.forEach(UserConnections::close);
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"H1,HTTP_1_1,6", "H1_TLS,HTTP_1_1,6", "H2,HTTP_2,1", "H2C,H2C,1"})
+    void shouldOpenAtMostTheAllowedConnectionsWhenOneUserSendsConcurrently(
+            Listener listener, ProtocolMode mode, int expectedConnections) throws Exception {
+        List<java.util.concurrent.CompletableFuture<ExchangeResult>> results = new ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            URI uri = URI.create(server.baseUri(listener) + "/img" + (i % 15 + 1) + ".jpeg");
+            results.add(user.sendAsync(ExchangeRequest.get(uri, mode)));
+        }
+        long newConnections = 0;
+        for (var result : results) {
+            ExchangeResult done = result.get();
+            assertThat(done.failureMessage()).isNull();
+            assertThat(done.receivedBytes()).isGreaterThanOrEqualTo(done.bodyBytes());
+            newConnections += done.newConnection() ? 1 : 0;
+        }
+        assertThat(server.connectionsAccepted(listener)).isEqualTo(expectedConnections);
+        assertThat(newConnections).isEqualTo(expectedConnections);
     }
 }
