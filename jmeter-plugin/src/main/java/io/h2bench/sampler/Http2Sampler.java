@@ -1,0 +1,232 @@
+package io.h2bench.sampler;
+
+import io.h2bench.client.ExchangeRequest;
+import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.HeaderField;
+import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.SharedClient;
+import io.h2bench.client.UserConnections;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.jmeter.engine.event.LoopIterationEvent;
+import org.apache.jmeter.protocol.http.control.AuthManager;
+import org.apache.jmeter.protocol.http.control.CookieManager;
+import org.apache.jmeter.protocol.http.control.Header;
+import org.apache.jmeter.protocol.http.control.HeaderManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.samplers.Interruptible;
+import org.apache.jmeter.testelement.property.JMeterProperty;
+import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.JMeterContextService;
+
+/**
+ * JMeter's HTTP Request on h2bench's client: HTTP/1.1, HTTP/2 over TLS (ALPN, h2 first), h2c with
+ * prior knowledge or Upgrade, with connect time, latency and bytes taken from the wire. Extends
+ * {@link HTTPSamplerBase}, so defaults, managers, redirects, assertions and listeners work as usual.
+ *
+ * <p>One JMeter thread is one virtual user: its connections live in a {@link UserConnections} kept
+ * per thread, reused across samples, reset per iteration when "Same user on each iteration" is off,
+ * closed at thread end; the shared client stops at test end.
+ */
+public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
+
+    private static final long serialVersionUID = 1L;
+
+    /** {@code HTTP_1_1}, {@code HTTP_2} (default), {@code H2C} or {@code H2C_UPGRADE}. */
+    public static final String HTTP_VERSION = "H2Bench.httpVersion";
+    /** HTTP/1.1 connections per origin and user (default 6). */
+    public static final String MAX_CONNECTIONS_PER_ORIGIN = "H2Bench.maxConnectionsPerOrigin";
+    /** Accept HTTP/2 server pushes and report them as sub-results (default true). */
+    public static final String ACCEPT_PUSH = "H2Bench.acceptPush";
+
+    private static final ThreadLocal<UserConnections> USER = new ThreadLocal<>();
+
+    private transient volatile UserConnections inUse;
+
+    public ProtocolMode getHttpVersion() {
+        return ProtocolMode.parse(getPropertyAsString(HTTP_VERSION, ProtocolMode.HTTP_2.name()));
+    }
+
+    public void setHttpVersion(ProtocolMode mode) {
+        setProperty(HTTP_VERSION, mode.name());
+    }
+
+    public int getMaxConnectionsPerOrigin() {
+        return getPropertyAsInt(MAX_CONNECTIONS_PER_ORIGIN, ExchangeRequest.DEFAULT_MAX_CONNECTIONS);
+    }
+
+    public void setMaxConnectionsPerOrigin(int max) {
+        setProperty(MAX_CONNECTIONS_PER_ORIGIN, max);
+    }
+
+    public boolean isAcceptPush() {
+        return getPropertyAsBoolean(ACCEPT_PUSH, true);
+    }
+
+    public void setAcceptPush(boolean accept) {
+        setProperty(ACCEPT_PUSH, accept);
+    }
+
+    /**
+     * One exchange, in the order of JMeter's own HTTP sampler: validate, connection, sampleStart,
+     * send, read, sampleEnd, then code, headers and sizes. Nothing is thrown out of here.
+     */
+    @Override
+    protected HTTPSampleResult sample(URL url, String method, boolean areFollowingRedirect, int frameDepth) {
+        HTTPSampleResult result = new HTTPSampleResult();
+        result.setSampleLabel(getName());
+        result.setHTTPMethod(method);
+        result.setURL(url);
+        try {
+            ExchangeRequest exchange = validate(url, method, result);
+            UserConnections user = connection();
+            ExchangeResult outcome = sendAndRead(user, exchange);
+            ResultMapper.timesAndSizes(outcome, result);
+            result.setSamplerData(ResultMapper.connectionSummary(outcome));
+            if (outcome.failed()) {
+                return failure(result, outcome);
+            }
+            ResultMapper.response(outcome, result, url);
+            result.setSuccessful(isSuccessCode(outcome.status()));
+            saveCookies(outcome, url);
+            outcome.pushes().forEach(push -> result.addSubResult(ResultMapper.push(push), false));
+            return resultProcessing(areFollowingRedirect, frameDepth, result);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return errorResult(interrupted, result);
+        } catch (IOException | URISyntaxException | RuntimeException failure) {
+            return errorResult(failure, result);
+        }
+    }
+
+    /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */
+    private ExchangeRequest validate(URL url, String method, HTTPSampleResult result) throws IOException, URISyntaxException {
+        URI uri = url.toURI();
+        RequestBodies.Body body = RequestBodies.build(this, method);
+        List<HeaderField> headers = requestHeaders(url, body);
+        StringBuilder shown = new StringBuilder();
+        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
+        result.setRequestHeaders(shown.toString());
+        result.setQueryString(body.display());
+        headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
+                .ifPresent(cookie -> result.setCookies(cookie.value()));
+        return new ExchangeRequest(method, uri, headers, body.bytes(), getHttpVersion(),
+                Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
+                getAutoRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+    }
+
+    /** This thread's virtual user, opened on its first sample. */
+    private UserConnections connection() {
+        UserConnections user = USER.get();
+        if (user == null) {
+            user = UserConnections.open();
+            USER.set(user);
+        }
+        inUse = user;
+        return user;
+    }
+
+    /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
+        try {
+            return user.send(exchange);
+        } finally {
+            inUse = null;
+        }
+    }
+
+    private HTTPSampleResult failure(HTTPSampleResult result, ExchangeResult outcome) {
+        Throwable cause = outcome.failure();
+        String type = cause == null ? "unknown" : cause.getClass().getName();
+        result.setResponseCode(NON_HTTP_RESPONSE_CODE + ": " + type);
+        result.setResponseMessage(NON_HTTP_RESPONSE_MESSAGE + ": " + outcome.failureMessage());
+        result.setResponseData(outcome.failureMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        result.setDataType(HTTPSampleResult.TEXT);
+        result.setSuccessful(false);
+        return result;
+    }
+
+    private List<HeaderField> requestHeaders(URL url, RequestBodies.Body body) {
+        List<HeaderField> headers = new ArrayList<>();
+        boolean contentTypeSet = false;
+        HeaderManager headerManager = getHeaderManager();
+        if (headerManager != null) {
+            for (JMeterProperty property : headerManager.getHeaders()) {
+                Header header = (Header) property.getObjectValue();
+                if (header.getName() == null || header.getName().isBlank()) {
+                    continue;
+                }
+                contentTypeSet |= header.getName().equalsIgnoreCase("Content-Type");
+                headers.add(new HeaderField(header.getName(), header.getValue()));
+            }
+        }
+        if (!contentTypeSet && body.contentType() != null) {
+            headers.add(new HeaderField("Content-Type", body.contentType()));
+        }
+        CookieManager cookies = getCookieManager();
+        String cookie = cookies == null ? null : cookies.getCookieHeaderForURL(url);
+        if (cookie != null && !cookie.isEmpty()) {
+            headers.add(new HeaderField("Cookie", cookie));
+        }
+        AuthManager auth = getAuthManager();
+        String authorization = auth == null ? null : auth.getAuthHeaderForURL(url);
+        if (authorization != null && headers.stream().noneMatch(field -> field.name().equalsIgnoreCase("Authorization"))) {
+            headers.add(new HeaderField("Authorization", authorization));
+        }
+        return headers;
+    }
+
+    private void saveCookies(ExchangeResult outcome, URL url) {
+        CookieManager cookies = getCookieManager();
+        if (cookies == null) {
+            return;
+        }
+        outcome.responseHeaders().stream()
+                .filter(field -> field.name().equalsIgnoreCase("Set-Cookie"))
+                .forEach(field -> cookies.addCookieFromHeader(field.value(), url));
+    }
+
+    /** "Same user on each iteration" unchecked: this user's connections start afresh, like its cookies. */
+    @Override
+    public void testIterationStart(LoopIterationEvent event) {
+        super.testIterationStart(event);
+        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        UserConnections user = USER.get();
+        if (user != null && group != null && !group.isSameUserOnNextIteration()) {
+            user.reset();
+        }
+    }
+
+    @Override
+    public void threadFinished() {
+        super.threadFinished();
+        UserConnections user = USER.get();
+        USER.remove();
+        if (user != null) {
+            user.close();
+        }
+    }
+
+    /** After the last thread: no client thread may outlive the test, or JMeter would not exit. */
+    @Override
+    public void testEnded() {
+        super.testEnded();
+        SharedClient.stopAll();
+    }
+
+    @Override
+    public boolean interrupt() {
+        UserConnections user = inUse;
+        if (user == null) {
+            return false;
+        }
+        user.abortAll("Sample interrupted by JMeter");
+        return true;
+    }
+}
