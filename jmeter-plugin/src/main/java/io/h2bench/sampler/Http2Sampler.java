@@ -46,8 +46,14 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     public static final String ACCEPT_PUSH = "H2Bench.acceptPush";
 
     private static final ThreadLocal<UserConnections> USER = new ThreadLocal<>();
+    private static final boolean IGNORE_FAILED_EMBEDDED =
+            org.apache.jmeter.util.JMeterUtils.getPropDefault("httpsampler.ignore_failed_embedded_resources", false);
 
     private transient volatile UserConnections inUse;
+    /** The pushes of the last main response, for the page load that may follow it. */
+    private transient List<ExchangeResult> lastPushes = List.of();
+    /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
+    private transient PageResources page;
 
     public ProtocolMode getHttpVersion() {
         return ProtocolMode.parse(getPropertyAsString(HTTP_VERSION, ProtocolMode.HTTP_2.name()));
@@ -80,29 +86,104 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     @Override
     protected HTTPSampleResult sample(URL url, String method, boolean areFollowingRedirect, int frameDepth) {
         HTTPSampleResult result = new HTTPSampleResult();
-        result.setSampleLabel(getName());
+        result.setSampleLabel(frameDepth > 0 ? url.toString() : getName());
         result.setHTTPMethod(method);
         result.setURL(url);
         try {
             ExchangeRequest exchange = validate(url, method, result);
             UserConnections user = connection();
-            ExchangeResult outcome = sendAndRead(user, exchange);
-            ResultMapper.timesAndSizes(outcome, result);
-            result.setSamplerData(ResultMapper.connectionSummary(outcome));
-            if (outcome.failed()) {
-                return failure(result, outcome);
+            if (page != null && frameDepth > 0) {
+                return embeddedResource(user, exchange, url, result);
             }
-            ResultMapper.response(outcome, result, url);
-            result.setSuccessful(isSuccessCode(outcome.status()));
-            saveCookies(outcome, url);
-            outcome.pushes().forEach(push -> result.addSubResult(ResultMapper.push(push), false));
-            return resultProcessing(areFollowingRedirect, frameDepth, result);
+            ExchangeResult outcome = sendAndRead(user, exchange);
+            fill(result, outcome, url);
+            if (outcome.failed()) {
+                return result;
+            }
+            lastPushes = outcome.pushes();
+            HTTPSampleResult processed = resultProcessing(areFollowingRedirect, frameDepth, result);
+            addPushes(processed, lastPushes);
+            return processed;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return errorResult(interrupted, result);
         } catch (IOException | URISyntaxException | RuntimeException failure) {
             return errorResult(failure, result);
+        } finally {
+            lastPushes = List.of();
         }
+    }
+
+    /** Code, headers and sizes of one exchange, success or failure. */
+    private void fill(HTTPSampleResult result, ExchangeResult outcome, URL url) {
+        ResultMapper.timesAndSizes(outcome, result);
+        result.setSamplerData(ResultMapper.connectionSummary(outcome));
+        if (outcome.failed()) {
+            failure(result, outcome);
+            return;
+        }
+        ResultMapper.response(outcome, result, url);
+        result.setSuccessful(isSuccessCode(outcome.status()));
+        saveCookies(outcome, url);
+    }
+
+    /** A resource of the page being loaded: taken from a push, or requested without waiting. */
+    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, URL url,
+                                              HTTPSampleResult placeholder) {
+        ExchangeResult pushed = page.takePush(url);
+        if (pushed != null) {
+            return page.started(placeholder, java.util.concurrent.CompletableFuture.completedFuture(pushed));
+        }
+        return page.started(placeholder, user.sendAsync(exchange));
+    }
+
+    /**
+     * The page load: JMeter's parser and filters pick the resources (through the base class), this
+     * sampler fetches them all at once on the user's connections, then JMeter's page result is
+     * completed with their real times and sizes. Parallel downloads on JMeter threads are not used.
+     */
+    @Override
+    protected HTTPSampleResult downloadPageResources(HTTPSampleResult mainResult, HTTPSampleResult container, int frameDepth) {
+        PageResources resources = new PageResources(lastPushes);
+        page = resources;
+        HTTPSampleResult pageResult;
+        try {
+            pageResult = super.downloadPageResources(mainResult, container, frameDepth);
+        } finally {
+            page = null;
+        }
+        try {
+            List<ExchangeResult> unused = resources.finish((placeholder, outcome) -> {
+                fill(placeholder, outcome, placeholder.getURL());
+                placeholder.setSampleLabel(placeholder.getURL().toString());
+                if (outcome.pushed()) {
+                    placeholder.setSamplerData(ResultMapper.pushSummary(outcome, true));
+                }
+            });
+            lastPushes = List.of();
+            unused.forEach(push -> {
+                HTTPSampleResult result = ResultMapper.push(push);
+                result.setSamplerData(ResultMapper.pushSummary(push, false));
+                pageResult.addSubResult(result, false);
+            });
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (pageResult != mainResult) {
+            PageResources.recomputeTotals(pageResult, IGNORE_FAILED_EMBEDDED);
+        }
+        return pageResult;
+    }
+
+    /** Pushes not consumed by a page load are still reported, each as a sub-result. */
+    private static void addPushes(HTTPSampleResult result, List<ExchangeResult> pushes) {
+        pushes.forEach(push -> result.addSubResult(ResultMapper.push(push), false));
+    }
+
+    /** Resources always load concurrently on the user's own connections, never on JMeter's pool. */
+    @Override
+    public boolean isConcurrentDwn() {
+        return false;
     }
 
     /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */

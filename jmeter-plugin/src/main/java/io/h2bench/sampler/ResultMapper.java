@@ -76,6 +76,13 @@ final class ResultMapper {
                 + "Queued: " + millis(exchange.queuedNanos()) + " ms\n";
     }
 
+    /** Sampler data of a pushed response: when it was promised, and whether the page used it. */
+    static String pushSummary(ExchangeResult push, boolean used) {
+        return "Pushed by the server (PUSH_PROMISE) on connection #" + push.connectionId() + "\n"
+                + (used ? "Used by the page instead of a request\n" : "Not used by the page\n")
+                + "Promised at: " + push.startMillis() + " (epoch ms); complete after " + millis(push.elapsedNanos()) + " ms\n";
+    }
+
     /** A server push as a sub-result of its own, labelled with its URL. */
     static HTTPSampleResult push(ExchangeResult push) {
         HTTPSampleResult result = new HTTPSampleResult();

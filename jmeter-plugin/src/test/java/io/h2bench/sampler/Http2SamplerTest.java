@@ -6,12 +6,10 @@ import io.h2bench.client.ProtocolMode;
 import io.h2bench.client.SharedClient;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
-import io.h2bench.server.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,35 +17,24 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class Http2SamplerTest {
 
+    private SamplerFixture fixture;
     private H2BenchServer server;
     private Http2Sampler sampler;
 
-    @BeforeAll
-    static void jmeter() {
-        InProcessJMeter.init();
-    }
-
     @BeforeEach
     void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        sampler = new Http2Sampler();
-        sampler.setName("sample");
+        fixture = new SamplerFixture("sample");
+        server = fixture.server;
+        sampler = fixture.sampler;
     }
 
     @AfterEach
     void stop() {
-        sampler.threadFinished();
-        sampler.testEnded();
-        server.close();
+        fixture.close();
     }
 
     private void target(Listener listener, String path, ProtocolMode mode) {
-        sampler.setProtocol(listener.secure() ? "https" : "http");
-        sampler.setDomain("127.0.0.1");
-        sampler.setPort(server.port(listener));
-        sampler.setPath(path);
-        sampler.setMethod("GET");
-        sampler.setHttpVersion(mode);
+        fixture.target(listener, path, mode);
     }
 
     @ParameterizedTest

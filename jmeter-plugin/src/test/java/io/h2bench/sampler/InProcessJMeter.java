@@ -23,7 +23,15 @@ final class InProcessJMeter {
             Path home = Files.createTempDirectory("h2bench-jmeter");
             Path bin = Files.createDirectories(home.resolve("bin"));
             Path properties = bin.resolve("jmeter.properties");
-            Files.writeString(properties, "subresults.disable_renaming=true\n");
+            // The parsers of JMeter's stock jmeter.properties, so that embedded resources are found.
+            Files.writeString(properties, String.join("\n",
+                    "subresults.disable_renaming=true",
+                    "HTTPResponse.parsers=htmlParser cssParser",
+                    "htmlParser.className=org.apache.jmeter.protocol.http.parser.LagartoBasedHtmlParser",
+                    "htmlParser.types=text/html application/xhtml+xml application/xml text/xml",
+                    "cssParser.className=org.apache.jmeter.protocol.http.parser.CssParser",
+                    "cssParser.types=text/css",
+                    ""));
             JMeterUtils.setJMeterHome(home.toString());
             JMeterUtils.loadJMeterProperties(properties.toString());
             JMeterUtils.setLocale(Locale.ENGLISH);
