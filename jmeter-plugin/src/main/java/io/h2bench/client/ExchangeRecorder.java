@@ -183,7 +183,7 @@ final class ExchangeRecorder implements Response.Listener {
                 List.copyOf(headers), bytes, payload, wireOut.get(), wireIn.get(),
                 current == null ? 0 : current.id(), newConnection,
                 current == null ? null : current.alpn(),
-                failure == null ? null : FailureMessages.describe(failure, request),
+                failure == null ? null : FailureMessages.describe(failure, request, current == null ? null : current.goAway()),
                 failure, pushResults);
     }
 

@@ -18,6 +18,19 @@ final class FailureMessages {
     private FailureMessages() {
     }
 
+    static String describe(Throwable failure, ExchangeRequest request, String goAway) {
+        Throwable cause = unwrap(failure);
+        if (goAway != null && !(cause instanceof TimeoutException)) {
+            return "The server sent GOAWAY (" + goAway + ") and the connection to " + origin(request.uri())
+                    + " ended before the response was complete (" + detail(cause) + ")";
+        }
+        return describe(cause, request);
+    }
+
+    private static String detail(Throwable cause) {
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    }
+
     static String describe(Throwable failure, ExchangeRequest request) {
         Throwable cause = unwrap(failure);
         String origin = origin(request.uri());

@@ -40,6 +40,7 @@ final class WireConnection {
     private boolean secure;
     private long handshakeDoneNanos;
     private String alpn;
+    private String goAway;
 
     WireConnection(long id, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
@@ -58,6 +59,15 @@ final class WireConnection {
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
         handshakeDoneNanos = nanos;
         alpn = negotiatedAlpn == null || negotiatedAlpn.isEmpty() ? null : negotiatedAlpn;
+    }
+
+    synchronized void goAwayReceived(String description) {
+        goAway = description;
+    }
+
+    /** The error code and reason of a GOAWAY the server sent on this connection, or null. */
+    synchronized String goAway() {
+        return goAway;
     }
 
     synchronized String alpn() {
