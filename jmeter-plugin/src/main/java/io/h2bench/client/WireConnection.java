@@ -8,18 +8,20 @@ import java.util.List;
  * byte read or written. Bytes are attributed to the exchanges in flight on it by this rule:
  * <ol>
  *   <li>Read bytes: each exchange first gets the response bytes Jetty delivered to it (body bytes
- *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2); the rest of
- *       the wire (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is shared
- *       equally among the exchanges in flight when it is read. With one exchange in flight, the
- *       usual sampler case, this gives it exactly every byte read.</li>
+ *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2). The rest of
+ *       what was read (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is
+ *       overhead, settled when an exchange ends: alone on the connection it takes all of it, which
+ *       makes the usual one-request-at-a-time sample exact; among k concurrent exchanges it takes a
+ *       k-th and leaves the rest to the others.</li>
  *   <li>Written bytes are shared equally among the exchanges still sending their request, or among
  *       all in flight when none is (WINDOW_UPDATE for their data); one in flight gets them all.</li>
  *   <li>Bytes moved while none is in flight (TLS handshake, HTTP/2 preface and SETTINGS before the
- *       first request, frames between requests) are carried to the next exchange that begins on the
+ *       first request, frames between requests) go to the next exchange that begins on the
  *       connection; bytes after the last one (GOAWAY, close_notify) are not attributed.</li>
  * </ol>
- * The exchanges of a connection thus add up to its wire total (up to its closing bytes, and up to
- * the error of the HTTP/2 header estimate), and each exchange gets at least its own body bytes.
+ * The exchanges of a connection thus add up to its wire total, up to its closing bytes, and each
+ * exchange gets at least its own body bytes. Overhead is settled at exchange ends, not per socket
+ * read, because Jetty may deliver a read's content later (TLS records, HTTP/2 flow control).
  * An exchange is in flight from the moment Jetty assigns it the connection until its response
  * completes; a push from its PUSH_PROMISE until its response completes.
  */
@@ -30,7 +32,7 @@ final class WireConnection {
     private final long tcpConnectedNanos;
     private final List<ExchangeRecorder> inFlight = new ArrayList<>();
     private final List<ExchangeRecorder> sending = new ArrayList<>();
-    /** Read bytes not yet explained by delivered response bytes; negative while delivery runs ahead. */
+    /** Read bytes not yet explained by delivered response bytes nor settled; negative while delivery runs ahead. */
     private long unexplainedIn;
     private long carriedIn;
     private long carriedOut;
@@ -90,7 +92,9 @@ final class WireConnection {
      * may claim it: the connection was opened for it, so its connect time and setup bytes are its own.
      */
     synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim, boolean willSend) {
-        settleRead();
+        if (inFlight.isEmpty()) {
+            carryOverhead();
+        }
         boolean claim = mayClaim && !claimed;
         claimed = true;
         inFlight.add(exchange);
@@ -113,20 +117,18 @@ final class WireConnection {
         unexplainedIn -= bytes;
     }
 
-    /**
-     * The exchange completed. Alone on the connection it takes every byte read so far; otherwise the
-     * overhead of the read in progress goes to the others (their data may be in it, not yet parsed).
-     */
+    /** The exchange completed: it takes its share of the overhead read so far and leaves. */
     synchronized void end(ExchangeRecorder exchange) {
-        if (inFlight.size() == 1) {
-            settleRead();
+        if (unexplainedIn > 0 && inFlight.contains(exchange)) {
+            long share = unexplainedIn / inFlight.size();
+            exchange.addWireBytes(share, 0);
+            unexplainedIn -= share;
         }
         inFlight.remove(exchange);
         sending.remove(exchange);
     }
 
     synchronized void bytesRead(long bytes) {
-        settleRead();
         totalIn += bytes;
         unexplainedIn += bytes;
     }
@@ -153,21 +155,11 @@ final class WireConnection {
         return totalOut;
     }
 
-    /** Shares the overhead of the reads parsed so far among the exchanges in flight. */
-    private void settleRead() {
-        if (unexplainedIn <= 0) {
-            return;
-        }
-        long bytes = unexplainedIn;
-        unexplainedIn = 0;
-        if (inFlight.isEmpty()) {
-            carriedIn += bytes;
-            return;
-        }
-        long each = bytes / inFlight.size();
-        long remainder = bytes % inFlight.size();
-        for (int i = 0; i < inFlight.size(); i++) {
-            inFlight.get(i).addWireBytes(each + (i == 0 ? remainder : 0), 0);
+    /** Between exchanges: what was read meanwhile belongs to the next exchange. */
+    private void carryOverhead() {
+        if (unexplainedIn > 0) {
+            carriedIn += unexplainedIn;
+            unexplainedIn = 0;
         }
     }
 }

@@ -66,6 +66,11 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         return byLocalAddress.get(connection.getLocalSocketAddress());
     }
 
+    /** An open connection by the id results carry, or null once it closed (for checks of the totals). */
+    WireConnection byId(long id) {
+        return byLocalAddress.values().stream().filter(wire -> wire.id() == id).findFirst().orElse(null);
+    }
+
     /** TCP connections opened since the client started (for tests and sanity checks). */
     long connectionsOpened() {
         return opened.get();

@@ -175,4 +175,29 @@ class ClientMeasurementsTest {
         assertThat(server.connectionsAccepted(listener)).isEqualTo(expectedConnections);
         assertThat(newConnections).isEqualTo(expectedConnections);
     }
+
+    @ParameterizedTest
+    @CsvSource({"H1,HTTP_1_1", "H1_TLS,HTTP_1_1", "H2,HTTP_2", "H2C,H2C"})
+    void shouldAddUpToTheConnectionsWireTotalsWhenRequestsShareAConnection(Listener listener, ProtocolMode mode)
+            throws Exception {
+        long received = 0;
+        long sent = 0;
+        long connectionId = 0;
+        for (int i = 0; i < 5; i++) {
+            ExchangeResult result = get(listener, i % 2 == 0 ? "/small-text.txt" : "/img3.jpeg", mode);
+            received += result.receivedBytes();
+            sent += result.sentBytes();
+            connectionId = result.connectionId();
+        }
+        WireConnection wire = SharedClient.acquire().registry().byId(connectionId);
+        try {
+            assertThat(wire).isNotNull();
+            assertThat(received).isEqualTo(wire.totalIn());
+            // Only a WINDOW_UPDATE or PING written after the last response can be left unattributed.
+            assertThat(sent).isBetween(wire.totalOut() - 64, wire.totalOut());
+        } finally {
+            SharedClient.acquire().release();
+            SharedClient.acquire().release();
+        }
+    }
 }
