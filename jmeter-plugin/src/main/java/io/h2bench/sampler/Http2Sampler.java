@@ -11,17 +11,11 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
-import org.apache.jmeter.protocol.http.control.AuthManager;
-import org.apache.jmeter.protocol.http.control.CookieManager;
-import org.apache.jmeter.protocol.http.control.Header;
-import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.samplers.Interruptible;
-import org.apache.jmeter.testelement.property.JMeterProperty;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
 
@@ -90,6 +84,9 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         result.setHTTPMethod(method);
         result.setURL(url);
         try {
+            if (CacheBridge.fresh(getCacheManager(), url, method, ManagedHeaders.plain(this))) {
+                return CacheBridge.cachedResult(result);
+            }
             ExchangeRequest exchange = validate(url, method, result);
             UserConnections user = connection();
             if (page != null && frameDepth > 0) {
@@ -124,7 +121,8 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         }
         ResultMapper.response(outcome, result, url);
         result.setSuccessful(isSuccessCode(outcome.status()));
-        saveCookies(outcome, url);
+        ManagedHeaders.saveCookies(this, outcome, url);
+        CacheBridge.save(getCacheManager(), outcome, result);
     }
 
     /** A resource of the page being loaded: taken from a push, or requested without waiting. */
@@ -190,7 +188,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private ExchangeRequest validate(URL url, String method, HTTPSampleResult result) throws IOException, URISyntaxException {
         URI uri = url.toURI();
         RequestBodies.Body body = RequestBodies.build(this, method);
-        List<HeaderField> headers = requestHeaders(url, body);
+        List<HeaderField> headers = ManagedHeaders.all(this, url, body);
         StringBuilder shown = new StringBuilder();
         headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
         result.setRequestHeaders(shown.toString());
@@ -231,46 +229,6 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         result.setDataType(HTTPSampleResult.TEXT);
         result.setSuccessful(false);
         return result;
-    }
-
-    private List<HeaderField> requestHeaders(URL url, RequestBodies.Body body) {
-        List<HeaderField> headers = new ArrayList<>();
-        boolean contentTypeSet = false;
-        HeaderManager headerManager = getHeaderManager();
-        if (headerManager != null) {
-            for (JMeterProperty property : headerManager.getHeaders()) {
-                Header header = (Header) property.getObjectValue();
-                if (header.getName() == null || header.getName().isBlank()) {
-                    continue;
-                }
-                contentTypeSet |= header.getName().equalsIgnoreCase("Content-Type");
-                headers.add(new HeaderField(header.getName(), header.getValue()));
-            }
-        }
-        if (!contentTypeSet && body.contentType() != null) {
-            headers.add(new HeaderField("Content-Type", body.contentType()));
-        }
-        CookieManager cookies = getCookieManager();
-        String cookie = cookies == null ? null : cookies.getCookieHeaderForURL(url);
-        if (cookie != null && !cookie.isEmpty()) {
-            headers.add(new HeaderField("Cookie", cookie));
-        }
-        AuthManager auth = getAuthManager();
-        String authorization = auth == null ? null : auth.getAuthHeaderForURL(url);
-        if (authorization != null && headers.stream().noneMatch(field -> field.name().equalsIgnoreCase("Authorization"))) {
-            headers.add(new HeaderField("Authorization", authorization));
-        }
-        return headers;
-    }
-
-    private void saveCookies(ExchangeResult outcome, URL url) {
-        CookieManager cookies = getCookieManager();
-        if (cookies == null) {
-            return;
-        }
-        outcome.responseHeaders().stream()
-                .filter(field -> field.name().equalsIgnoreCase("Set-Cookie"))
-                .forEach(field -> cookies.addCookieFromHeader(field.value(), url));
     }
 
     /** "Same user on each iteration" unchecked: this user's connections start afresh, like its cookies. */

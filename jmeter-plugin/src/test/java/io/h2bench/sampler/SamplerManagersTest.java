@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.h2bench.client.ProtocolMode;
 import io.h2bench.server.Listener;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
+import org.apache.jmeter.protocol.http.control.CacheManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.samplers.SampleResult;
@@ -75,5 +76,22 @@ class SamplerManagersTest {
 
         assertThat(second.getConnectTime()).isZero();
         assertThat(fixture.server.connectionsAccepted(Listener.H2)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRevalidateWithTheEtagWhenTheCacheManagerHoldsTheResource() {
+        CacheManager cache = new CacheManager();
+        cache.setUseExpires(false);
+        cache.testStarted();
+        Http2Sampler sampler = fixture.target(Listener.H2, "/articles/1", ProtocolMode.HTTP_2);
+        sampler.setCacheManager(cache);
+
+        SampleResult first = sampler.sample();
+        SampleResult second = sampler.sample();
+
+        assertThat(first.getResponseCode()).isEqualTo("200");
+        assertThat(second.getRequestHeaders()).containsIgnoringCase("If-None-Match");
+        assertThat(second.getResponseCode()).isEqualTo("304");
+        assertThat(second.isSuccessful()).isTrue();
     }
 }
