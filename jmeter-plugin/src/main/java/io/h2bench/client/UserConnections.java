@@ -43,6 +43,11 @@ public final class UserConnections implements AutoCloseable {
         return new UserConnections(SharedClient.acquire());
     }
 
+    /** False once closed, or once the shared client was stopped under it (JMeter's test end). */
+    public boolean usable() {
+        return !closed && shared.live();
+    }
+
     /** Sends and waits: every outcome, failures included, comes back as a result. */
     public ExchangeResult send(ExchangeRequest exchange) throws InterruptedException {
         try {

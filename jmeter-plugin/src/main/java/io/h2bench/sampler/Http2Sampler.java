@@ -203,7 +203,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** This thread's virtual user, opened on its first sample. */
     private UserConnections connection() {
         UserConnections user = USER.get();
-        if (user == null) {
+        if (user == null || !user.usable()) {
             user = UserConnections.open();
             USER.set(user);
         }

@@ -121,6 +121,10 @@ class ClientMeasurementsTest {
 
         assertThat(after.newConnection()).isTrue();
         assertThat(after.connectionId()).isNotEqualTo(before.connectionId());
+        // The old connection is closed at reset, not left open until an idle timeout.
+        assertThat(SharedClient.acquire().registry().byId(before.connectionId())).isNull();
+        SharedClient.acquire().release();
+        SharedClient.acquire().release();
         assertThat(server.connectionsAccepted(Listener.H2)).isEqualTo(2);
     }
 

@@ -147,4 +147,16 @@ class Http2SamplerTest {
         assertThat(result.isSuccessful()).isFalse();
         assertThat(new String(result.getResponseData(), StandardCharsets.UTF_8)).isNotNull();
     }
+
+    @Test
+    void shouldSampleAgainWhenANewRunStartsOnTheSameThread() {
+        target(Listener.H2C, "/style.css", ProtocolMode.H2C);
+        sampler.sample();
+        sampler.testEnded();
+
+        SampleResult again = sampler.sample();
+
+        assertThat(again.isSuccessful()).as(again.getResponseMessage()).isTrue();
+        assertThat(again.getConnectTime()).isPositive();
+    }
 }
