@@ -6,6 +6,7 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.util.JMeterUtils;
 
 /**
  * Writes what the client measured into JMeter's {@link HTTPSampleResult}. The definitions, as they
@@ -28,11 +29,16 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 final class ResultMapper {
 
+    private static final boolean START_STAMPS = JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
+
     private ResultMapper() {
     }
 
     static void timesAndSizes(ExchangeResult exchange, SampleResult result) {
-        result.setStampAndTime(exchange.startMillis(), millis(exchange.elapsedNanos()));
+        long elapsed = millis(exchange.elapsedNanos());
+        // setStampAndTime takes an end time unless JMeter is set to stamp samples with start times.
+        long stamp = START_STAMPS ? exchange.startMillis() : exchange.startMillis() + elapsed;
+        result.setStampAndTime(stamp, elapsed);
         result.setConnectTime(millis(exchange.connectNanos()));
         result.setLatency(millis(exchange.latencyNanos()));
         result.setSentBytes(exchange.sentBytes());

@@ -159,4 +159,18 @@ class Http2SamplerTest {
         assertThat(again.isSuccessful()).as(again.getResponseMessage()).isTrue();
         assertThat(again.getConnectTime()).isPositive();
     }
+
+    @Test
+    void shouldStampTheSampleWithTheTimeTheRequestStartedWhenSampling() {
+        target(Listener.H2, "/option?size=1k&delay=300", ProtocolMode.HTTP_2);
+        long before = System.currentTimeMillis();
+
+        SampleResult result = sampler.sample();
+        long after = System.currentTimeMillis();
+
+        assertThat(result.getStartTime()).isBetween(before, before + 200);
+        assertThat(result.getEndTime()).isEqualTo(result.getStartTime() + result.getTime());
+        assertThat(result.getEndTime()).isLessThanOrEqualTo(after + 1);
+        assertThat(result.getTime()).isGreaterThanOrEqualTo(300);
+    }
 }
