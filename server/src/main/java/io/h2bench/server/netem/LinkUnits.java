@@ -35,10 +35,14 @@ public final class LinkUnits {
     }
 
     /**
-     * "1.6mbit", "750kbit", "1gbit", "500000bit", also binary "kibit"/"mibit". Bytes-per-second units
+     * "1.6mbit", "750kbit", "1gbit", "500000bit", also binary "kibit"/"mibit"; "unlimited" or "0" is 0.
+     * Bytes-per-second units
      * are refused: tc reads "mbps" as megabytes while most people mean megabits.
      */
     public static long parseBitRate(String text) {
+        if (text != null && (text.trim().equalsIgnoreCase("unlimited") || text.trim().equals("0"))) {
+            return 0;
+        }
         Matcher m = match(text, "a bit rate such as 1.6mbit or 750kbit");
         double value = Double.parseDouble(m.group(1));
         String unit = m.group(2).endsWith("/s") ? m.group(2).substring(0, m.group(2).length() - 2) : m.group(2);
