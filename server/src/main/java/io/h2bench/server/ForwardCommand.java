@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -39,6 +40,11 @@ public final class ForwardCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    /** Standalone use, without the server: {@code java -cp h2bench-server.jar io.h2bench.server.ForwardCommand}. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ForwardCommand()).execute(args));
+    }
 
     @Override
     public Integer call() throws InterruptedException {
