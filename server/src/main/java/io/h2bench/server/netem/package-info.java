@@ -55,8 +55,8 @@
  *
  * <h2>Cost</h2>
  * One thread per proxy, whatever the number of connections: a selector for the sockets and a
- * priority queue of deadlines (System.nanoTime). The selector sleeps to about 1 ms before the next
- * deadline, then the thread parks in 200 us slices, polling the selector between them, because
- * epoll can only wait whole milliseconds.
+ * priority queue of deadlines (System.nanoTime), plus an idle "waker" thread that parks until the
+ * earliest deadline with nanosecond resolution and wakes the selector, because epoll can only wait
+ * whole milliseconds. No polling: an idle proxy uses no CPU.
  */
 package io.h2bench.server.netem;
