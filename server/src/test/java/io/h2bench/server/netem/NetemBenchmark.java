@@ -48,10 +48,23 @@ public final class NetemBenchmark {
             double directRate = download(source.address(), DOWNLOAD_BYTES);
             double proxiedRate = download(sourceProxy.address(), DOWNLOAD_BYTES);
             double linkRate = download(linkProxy.address(), DOWNLOAD_BYTES / 4);
+            printRttAccuracy(echo.address(), 20);
+            printRttAccuracy(echo.address(), 100);
             System.out.printf(Locale.ROOT, "download of %d MiB (Gbit/s): direct %.2f, proxied %.2f%n",
                     DOWNLOAD_BYTES >> 20, directRate, proxiedRate);
             System.out.printf(Locale.ROOT, "download of %d MiB through a 100 Gbit/s emulated link (MSS segments): %.2f Gbit/s%n",
                     DOWNLOAD_BYTES >> 22, linkRate);
+        }
+    }
+
+    /** How far the measured round trip strays from the emulated one (precision, not cost). */
+    private static void printRttAccuracy(InetSocketAddress echo, int rttMillis) throws IOException {
+        LinkProfile profile = LinkProfile.ideal().withName("accuracy").withRtt(java.time.Duration.ofMillis(rttMillis));
+        try (LatencyProxy proxy = LatencyProxy.start(ProxyFixture.loopback(0), echo, profile)) {
+            long[] rounds = roundTrips(proxy.address(), 50);
+            System.out.printf(Locale.ROOT, "rtt %d ms, 50 rounds: min %+.3f  median %+.3f  p90 %+.3f ms off%n",
+                    rttMillis, percentile(rounds, 0) / 1e3 - rttMillis, percentile(rounds, 50) / 1e3 - rttMillis,
+                    percentile(rounds, 90) / 1e3 - rttMillis);
         }
     }
 
