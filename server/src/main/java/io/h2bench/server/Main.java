@@ -7,12 +7,13 @@ import java.util.concurrent.Callable;
 import io.h2bench.server.objects.TestObjects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code java -jar h2bench-server.jar}: starts the four listeners and prints where each object is. */
 @Command(name = "h2bench-server", mixinStandardHelpOptions = true, version = "h2bench-server 0.1",
         description = "Serves the seed experiments' test objects over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and h2c.",
-        sortOptions = false)
+        sortOptions = false, subcommands = ForwardCommand.class)
 public final class Main implements Callable<Integer> {
 
     @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
@@ -36,6 +37,9 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of --keystore.")
     String keystorePassword;
+
+    @Mixin
+    NetemOptions netem = new NetemOptions();
 
     private final PrintStream out;
 
@@ -76,6 +80,7 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H1_TLS, tlsPort)
                 .withPort(Listener.H2, h2Port)
                 .withPort(Listener.H2C, h2cPort);
+        settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
 
@@ -83,9 +88,11 @@ public final class Main implements Callable<Integer> {
         TlsMaterial tls = server.tls();
         out.println("h2bench server: TLS certificate " + tls.keystore()
                 + (tls.generated() ? " (generated now)" : "") + ", SHA-256 " + tls.fingerprint());
+        out.println("network: " + server.network().describe());
         for (Listener listener : Listener.values()) {
             out.println();
-            out.println(listener.id() + " - " + listener.description());
+            String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
+            out.println(listener.id() + " - " + listener.description() + conditions);
             for (String family : TestObjects.FAMILIES) {
                 out.println("  " + server.baseUri(listener) + family);
             }
