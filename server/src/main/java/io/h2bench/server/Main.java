@@ -16,19 +16,19 @@ import picocli.CommandLine.Option;
         sortOptions = false, subcommands = ForwardCommand.class)
 public final class Main implements Callable<Integer> {
 
-    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
-    @Option(names = "--h1-port", description = "HTTP/1.1 clear-text port, 0 = any free one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h1-port", paramLabel = "PORT", description = "HTTP/1.1 clear-text port, 0 = any free one (default: ${DEFAULT-VALUE}).")
     int h1Port = Listener.H1.defaultPort();
 
-    @Option(names = "--tls-port", description = "HTTP/1.1 over TLS port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tls-port", paramLabel = "PORT", description = "HTTP/1.1 over TLS port (default: ${DEFAULT-VALUE}).")
     int tlsPort = Listener.H1_TLS.defaultPort();
 
-    @Option(names = "--h2-port", description = "HTTP/2 over TLS (ALPN) port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h2-port", paramLabel = "PORT", description = "HTTP/2 over TLS (ALPN) port (default: ${DEFAULT-VALUE}).")
     int h2Port = Listener.H2.defaultPort();
 
-    @Option(names = "--h2c-port", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h2c-port", paramLabel = "PORT", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
     int h2cPort = Listener.H2C.defaultPort();
 
     @Option(names = "--keystore", paramLabel = "FILE",

@@ -66,7 +66,8 @@ class MainTest {
     void shouldListTheNetworkFlagsAndTheForwardCommandWhenAskedForHelp() {
         run("--help");
 
-        assertThat(text(out)).contains("--latency", "--bandwidth", "--loss", "--profile", "--seed", "forward");
+        assertThat(text(out)).contains("--latency", "--bandwidth", "--loss", "--profile", "--seed", "forward", "1% or 0.3%");
+        assertThat(text(err)).isEmpty();
     }
 
     @Test
