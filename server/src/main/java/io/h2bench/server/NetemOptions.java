@@ -37,7 +37,7 @@ public final class NetemOptions {
     private Long bandwidthUp;
 
     @Option(names = "--loss", paramLabel = "PERCENT", converter = LossConverter.class,
-            description = "Share of TCP segments lost and retransmitted, e.g. 1% or 0.3%.")
+            description = "Share of TCP segments lost and retransmitted, e.g. 1%% or 0.3%%.")
     private Double loss;
 
     @Option(names = "--seed", paramLabel = "N",

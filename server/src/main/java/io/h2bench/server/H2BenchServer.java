@@ -1,0 +1,192 @@
+package io.h2bench.server;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.channels.SelectableChannel;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.eclipse.jetty.io.SelectorManager;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+import io.h2bench.server.netem.LatencyProxy;
+import io.h2bench.server.netem.LinkProfile;
+import io.h2bench.server.objects.TestObjects;
+
+/**
+ * The embedded Jetty server: four listeners, one set of test objects. Start it on port 0 in tests.
+ * With network emulation, Jetty listens on internal loopback ports and a {@link LatencyProxy} per
+ * listener takes the public port, so every byte to and from Jetty crosses the emulated link.
+ */
+public final class H2BenchServer implements AutoCloseable {
+
+    private final Server server;
+    private final Map<Listener, ServerConnector> connectors;
+    private final Map<Listener, AtomicLong> accepted;
+    private final Map<Listener, LatencyProxy> proxies;
+    private final TlsMaterial tls;
+    private final String host;
+    private final LinkProfile network;
+
+    private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
+                          Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings) {
+        this.server = server;
+        this.connectors = connectors;
+        this.accepted = accepted;
+        this.proxies = proxies;
+        this.tls = tls;
+        this.host = uriHost(settings.bind());
+        this.network = settings.network();
+    }
+
+    /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
+    public static H2BenchServer start(ServerSettings settings) throws Exception {
+        TlsMaterial tls = tlsMaterial(settings);
+        boolean emulated = !settings.network().isIdeal();
+        QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+        threads.setName("h2bench-server");
+        Server server = new Server(threads);
+        Connectors factory = new Connectors(server, tls);
+        Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
+        Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
+        for (Listener listener : Listener.values()) {
+            ServerConnector connector = factory.create(listener);
+            connector.setName(listener.id());
+            connector.setHost(emulated ? "127.0.0.1" : settings.bind());
+            connector.setPort(emulated ? 0 : settings.port(listener));
+            AtomicLong count = new AtomicLong();
+            connector.getSelectorManager().addEventListener(new SelectorManager.AcceptListener() {
+                @Override
+                public void onAccepted(SelectableChannel channel) {
+                    count.incrementAndGet();
+                }
+            });
+            server.addConnector(connector);
+            connectors.put(listener, connector);
+            accepted.put(listener, count);
+        }
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        server.setErrorHandler(errors);
+        server.setHandler(TestObjects.context());
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (IOException e) {
+            Exception failure = bindFailure(settings, connectors, e);
+            server.stop();
+            throw failure;
+        }
+        Map<Listener, LatencyProxy> proxies = new EnumMap<>(Listener.class);
+        if (emulated) {
+            try {
+                startProxies(settings, connectors, proxies);
+            } catch (IOException e) {
+                proxies.values().forEach(LatencyProxy::close);
+                server.stop();
+                throw e;
+            }
+        }
+        return new H2BenchServer(server, connectors, accepted, proxies, tls, settings);
+    }
+
+    private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
+                                     Map<Listener, LatencyProxy> proxies) throws IOException {
+        for (Listener listener : Listener.values()) {
+            InetSocketAddress front = new InetSocketAddress(settings.bind(), settings.port(listener));
+            InetSocketAddress jetty = new InetSocketAddress("127.0.0.1", connectors.get(listener).getLocalPort());
+            try {
+                proxies.put(listener, LatencyProxy.start(front, jetty, settings.network()));
+            } catch (BindException e) {
+                throw new PortInUseException(listener, settings.bind(), settings.port(listener), e);
+            }
+        }
+    }
+
+    /** The port clients connect to: the emulator's when the network is emulated, else Jetty's. */
+    public int port(Listener listener) {
+        LatencyProxy proxy = proxies.get(listener);
+        return proxy != null ? proxy.address().getPort() : connectors.get(listener).getLocalPort();
+    }
+
+    /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
+    public LinkProfile network() {
+        return network;
+    }
+
+    /** {@code http(s)://host:port} of a listener, with the real port when it was 0. */
+    public URI baseUri(Listener listener) {
+        return URI.create(listener.scheme() + "://" + host + ":" + port(listener));
+    }
+
+    /** TCP connections this listener accepted since start: tests count a client's connections with it. */
+    public long connectionsAccepted(Listener listener) {
+        return accepted.get(listener).get();
+    }
+
+    public TlsMaterial tls() {
+        return tls;
+    }
+
+    /** Blocks until the server stops (Ctrl-C in the console). */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    @Override
+    public void close() {
+        proxies.values().forEach(LatencyProxy::close);
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("server did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    private static TlsMaterial tlsMaterial(ServerSettings settings) throws IOException {
+        if (settings.keystore() != null) {
+            String password = settings.keystorePassword() == null ? "" : settings.keystorePassword();
+            return TlsMaterial.load(settings.keystore(), password, false);
+        }
+        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
+    }
+
+    private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, IOException e) {
+        if (!(e instanceof BindException) && !(e.getCause() instanceof BindException)) {
+            return e;
+        }
+        for (Map.Entry<Listener, ServerConnector> entry : connectors.entrySet()) {
+            if (entry.getValue().getLocalPort() <= 0 && settings.port(entry.getKey()) != 0) {
+                return new PortInUseException(entry.getKey(), settings.bind(), settings.port(entry.getKey()), e);
+            }
+        }
+        return e;
+    }
+
+    private static String uriHost(String bind) {
+        if (bind.equals("0.0.0.0") || bind.equals("::")) {
+            return "127.0.0.1";
+        }
+        return bind.contains(":") ? "[" + bind + "]" : bind;
+    }
+
+    /** A listener's port is taken by another program. */
+    public static final class PortInUseException extends IOException {
+        private final Listener listener;
+
+        PortInUseException(Listener listener, String bind, int port, Throwable cause) {
+            super("port " + port + " on " + bind + " for " + listener.id() + " is already in use", cause);
+            this.listener = listener;
+        }
+
+        public Listener listener() {
+            return listener;
+        }
+    }
+}
