@@ -27,7 +27,11 @@ final class Pipe {
     private final Link link;
     private final LossModel loss;
     private final long oneWayNanos;
-    /** A real connection can carry data only after the handshake's round trip. */
+    /**
+     * The handshake the kernel did at once on loopback: on a real link the client can send only
+     * once the SYN-ACK is back (one RTT), the server only once the final ACK has reached it
+     * (one and a half RTT).
+     */
     private final long usableFrom;
     private final boolean segmented;
 
@@ -51,7 +55,7 @@ final class Pipe {
         this.link = down ? emulation.downLink() : emulation.upLink();
         this.loss = emulation.lossModel(connection.index(), down);
         this.oneWayNanos = emulation.oneWayNanos();
-        this.usableFrom = acceptedAt + emulation.rttNanos();
+        this.usableFrom = acceptedAt + emulation.rttNanos() + (down ? emulation.oneWayNanos() : 0);
         this.segmented = link != null || loss != null;
     }
 
