@@ -47,6 +47,20 @@ class ForwardCommandTest {
                 .isEqualTo("--listen must be a port between 0 and 65535, not 70000");
     }
 
+    @Test
+    void shouldAcceptBracketedIpv6WhenForwardAddressIsLiteral() {
+        assertThat(new ForwardCommand.HostPortConverter().convert("[::1]:8443"))
+                .isEqualTo(new java.net.InetSocketAddress("::1", 8443));
+    }
+
+    @Test
+    void shouldExplainInOneLineWhenListenPortIsTaken() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(errorOf("--listen", String.valueOf(taken.getLocalPort()), "--forward", "127.0.0.1:80"))
+                    .startsWith("cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
+        }
+    }
+
     private static String errorOf(String... args) {
         StringWriter err = new StringWriter();
         new CommandLine(new ForwardCommand()).setErr(new PrintWriter(err)).execute(args);
