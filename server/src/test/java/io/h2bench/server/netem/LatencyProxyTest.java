@@ -179,6 +179,53 @@ class LatencyProxyTest {
         assertThat(proxy.connectionsAccepted()).isEqualTo(1);
     }
 
+    @Test
+    void shouldPushBackOnTargetWhenClientDoesNotRead() throws Exception {
+        int total = 64 * 1024 * 1024;
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        net.start(TargetServer.start(socket -> {
+            socket.getInputStream().read();
+            byte[] chunk = new byte[64 * 1024];
+            while (written.get() < total) {
+                socket.getOutputStream().write(chunk);
+                written.addAndGet(chunk.length);
+            }
+        }), LinkProfile.ideal().withName("test").withRtt(Duration.ofMillis(2)));
+
+        try (Socket socket = net.connect()) {
+            socket.getOutputStream().write(1);
+            long before;
+            long after = written.get();
+            do { // poll until the target's writes stop advancing: its socket is full
+                before = after;
+                Thread.sleep(200);
+                after = written.get();
+            } while (after != before);
+
+            assertThat(after).isLessThan(total / 2).isGreaterThan(Pipe.MAX_BUFFERED);
+            assertThat(socket.getInputStream().readNBytes(total)).hasSize(total);
+        }
+    }
+
+    @Test
+    void shouldResetClientsAndStopThreadsWhenProxyIsClosed() throws IOException {
+        LatencyProxy proxy = net.start(TargetServer.echo(), LinkProfile.ideal().withName("test").withRtt(Duration.ofMillis(20)));
+        String threadName = "h2bench-netem-" + proxy.address().getPort();
+
+        try (Socket socket = net.connect()) {
+            ping(socket);
+            proxy.close();
+
+            assertThatThrownBy(() -> {
+                socket.getOutputStream().write(1);
+                if (socket.getInputStream().read() < 0) {
+                    throw new SocketException("end of stream");
+                }
+            }).isInstanceOf(SocketException.class);
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith(threadName));
+    }
+
     private static long ping(Socket socket) throws IOException {
         return ProxyFixture.roundTrip(socket, 16);
     }
