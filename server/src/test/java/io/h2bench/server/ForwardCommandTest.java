@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class ForwardCommandTest {
     @Test
     void shouldAcceptBracketedIpv6WhenForwardAddressIsLiteral() {
         assertThat(new ForwardCommand.HostPortConverter().convert("[::1]:8443"))
-                .isEqualTo(new java.net.InetSocketAddress("::1", 8443));
+                .isEqualTo(new InetSocketAddress("::1", 8443));
     }
 
     @Test
