@@ -14,6 +14,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.util.thread.Scheduler;
+import java.io.InterruptedIOException;
 
 /**
  * The connections of one virtual user: its own pool per origin inside the {@link SharedClient}
@@ -97,7 +98,7 @@ public final class UserConnections implements AutoCloseable {
     /** Aborts whatever this user has in flight (JMeter's stop button); results report the reason. */
     public void abortAll(String reason) {
         for (Request request : inFlight) {
-            request.abort(new java.io.InterruptedIOException(reason));
+            request.abort(new InterruptedIOException(reason));
         }
     }
 

@@ -6,6 +6,7 @@ import javax.swing.JTabbedPane;
 import java.awt.BorderLayout;
 import org.apache.jmeter.protocol.http.control.gui.HttpTestSampleGui;
 import org.apache.jmeter.testelement.TestElement;
+import io.h2bench.client.ProtocolMode;
 
 /**
  * JMeter wiring for {@link Http2Sampler}: JMeter's own HTTP Request editor (URL, parameters, body,
@@ -61,7 +62,7 @@ public class Http2SamplerGui extends HttpTestSampleGui {
     @Override
     public void clearGui() {
         super.clearGui();
-        panel().setValues(io.h2bench.client.ProtocolMode.HTTP_2, 6, true);
+        panel().setValues(ProtocolMode.HTTP_2, 6, true);
     }
 
     @Override

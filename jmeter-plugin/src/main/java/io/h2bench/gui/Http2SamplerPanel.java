@@ -9,6 +9,7 @@ import javax.swing.JComboBox;
 import javax.swing.JLabel;
 import javax.swing.JPanel;
 import javax.swing.JTextField;
+import java.awt.Component;
 
 /** The h2bench settings as plain Swing: HTTP version, HTTP/1.1 connections per origin, push. */
 public class Http2SamplerPanel extends JPanel {
@@ -60,9 +61,9 @@ public class Http2SamplerPanel extends JPanel {
         return acceptPush.isSelected();
     }
 
-    private static JPanel row(java.awt.Component... components) {
+    private static JPanel row(Component... components) {
         JPanel row = new JPanel(new FlowLayout(FlowLayout.LEFT));
-        for (java.awt.Component component : components) {
+        for (Component component : components) {
             row.add(component);
         }
         return row;

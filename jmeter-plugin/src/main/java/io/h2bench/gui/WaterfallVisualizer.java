@@ -9,6 +9,8 @@ import javax.swing.ListSelectionModel;
 import javax.swing.SwingUtilities;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.visualizers.gui.AbstractVisualizer;
+import javax.swing.DefaultListCellRenderer;
+import java.util.List;
 
 /**
  * The "h2bench Waterfall" listener: pick a sample on the left, see its page load on the right as
@@ -28,7 +30,7 @@ public class WaterfallVisualizer extends AbstractVisualizer {
         setLayout(new BorderLayout());
         add(makeTitlePanel(), BorderLayout.NORTH);
         list.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
-        list.setCellRenderer((view, sample, index, selected, focused) -> new javax.swing.DefaultListCellRenderer()
+        list.setCellRenderer((view, sample, index, selected, focused) -> new DefaultListCellRenderer()
                 .getListCellRendererComponent(view, sample.getSampleLabel() + " (" + sample.getTime() + " ms, "
                         + sample.getSubResults().length + " parts)", index, selected, focused));
         list.addListSelectionListener(event -> {
@@ -54,7 +56,7 @@ public class WaterfallVisualizer extends AbstractVisualizer {
     @Override
     public void clearData() {
         samples.clear();
-        waterfall.show(java.util.List.of());
+        waterfall.show(List.of());
     }
 
     @Override

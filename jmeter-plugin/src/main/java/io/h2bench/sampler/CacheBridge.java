@@ -13,6 +13,7 @@ import org.apache.jmeter.protocol.http.control.CacheManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.util.JMeterUtils;
+import org.apache.http.HttpVersion;
 
 /**
  * JMeter's Cache Manager for this sampler. Its public API speaks Apache HttpClient 4 types (which
@@ -73,7 +74,7 @@ final class CacheBridge {
             return;
         }
         BasicHttpResponse response = new BasicHttpResponse(new BasicStatusLine(
-                org.apache.http.HttpVersion.HTTP_1_1, outcome.status(), result.getResponseMessage()));
+                HttpVersion.HTTP_1_1, outcome.status(), result.getResponseMessage()));
         outcome.responseHeaders().forEach(field -> response.addHeader(field.name(), field.value()));
         cache.saveDetails(response, result);
     }

@@ -18,6 +18,9 @@ import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
+import java.util.concurrent.CompletableFuture;
+import java.nio.charset.StandardCharsets;
+import org.apache.jmeter.util.JMeterUtils;
 
 /**
  * JMeter's HTTP Request on h2bench's client: HTTP/1.1, HTTP/2 over TLS (ALPN, h2 first), h2c with
@@ -41,7 +44,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
 
     private static final ThreadLocal<UserConnections> USER = new ThreadLocal<>();
     private static final boolean IGNORE_FAILED_EMBEDDED =
-            org.apache.jmeter.util.JMeterUtils.getPropDefault("httpsampler.ignore_failed_embedded_resources", false);
+            JMeterUtils.getPropDefault("httpsampler.ignore_failed_embedded_resources", false);
 
     private transient volatile UserConnections inUse;
     /** The pushes of the last main response, for the page load that may follow it. */
@@ -130,7 +133,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                                               HTTPSampleResult placeholder) {
         ExchangeResult pushed = page.takePush(url);
         if (pushed != null) {
-            return page.started(placeholder, java.util.concurrent.CompletableFuture.completedFuture(pushed));
+            return page.started(placeholder, CompletableFuture.completedFuture(pushed));
         }
         return page.started(placeholder, user.sendAsync(exchange));
     }
@@ -225,7 +228,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         String type = cause == null ? "unknown" : cause.getClass().getName();
         result.setResponseCode(NON_HTTP_RESPONSE_CODE + ": " + type);
         result.setResponseMessage(NON_HTTP_RESPONSE_MESSAGE + ": " + outcome.failureMessage());
-        result.setResponseData(outcome.failureMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        result.setResponseData(outcome.failureMessage().getBytes(StandardCharsets.UTF_8));
         result.setDataType(HTTPSampleResult.TEXT);
         result.setSuccessful(false);
         return result;

@@ -12,6 +12,7 @@ import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.protocol.http.util.HTTPArgument;
 import org.apache.jmeter.protocol.http.util.HTTPFileArg;
 import org.apache.jmeter.testelement.property.JMeterProperty;
+import java.util.Locale;
 
 /**
  * Builds a request body the way JMeter's HTTP sampler does, from the sampler's fields: form
@@ -30,7 +31,7 @@ final class RequestBodies {
     }
 
     static boolean carriesBody(String method) {
-        return switch (method.toUpperCase(java.util.Locale.ROOT)) {
+        return switch (method.toUpperCase(Locale.ROOT)) {
             case "POST", "PUT", "PATCH", "DELETE" -> true;
             default -> false;
         };

@@ -26,6 +26,7 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.net.InetAddress;
 
 /**
  * Servers that break the exchange on purpose (RST_STREAM, GOAWAY, a connection closed mid-body, a
@@ -95,7 +96,7 @@ class ClientBrokenServerTest {
 
     @Test
     void shouldReportAShortBodyWhenARawServerClosesMidBody() throws Exception {
-        try (ServerSocket raw = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket raw = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> answerShortAndClose(raw), "short-body-peer");
             peer.start();
             URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/");
@@ -111,7 +112,7 @@ class ClientBrokenServerTest {
     @Test
     void shouldFailAtTheConnectTimeoutWhenTheTlsPeerNeverAnswers() throws Exception {
         CountDownLatch done = new CountDownLatch(1);
-        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> acceptAndWait(silent, done), "silent-tls-peer");
             peer.start();
             URI uri = URI.create("https://127.0.0.1:" + silent.getLocalPort() + "/");

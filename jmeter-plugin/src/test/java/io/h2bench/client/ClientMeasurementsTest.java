@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 class ClientMeasurementsTest {
 
@@ -132,8 +134,8 @@ class ClientMeasurementsTest {
     void shouldKeepUsersApartAndOneH2ConnectionEachWhenManyUsersRun() throws Exception {
         List<UserConnections> users = new ArrayList<>();
         try {
-            java.util.Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
-            List<java.util.concurrent.CompletableFuture<ExchangeResult>> results = new ArrayList<>();
+            Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
+            List<CompletableFuture<ExchangeResult>> results = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
                 UserConnections other = UserConnections.open();
                 users.add(other);
@@ -164,7 +166,7 @@ class ClientMeasurementsTest {
     @CsvSource({"H1,HTTP_1_1,6", "H1_TLS,HTTP_1_1,6", "H2,HTTP_2,1", "H2C,H2C,1"})
     void shouldOpenAtMostTheAllowedConnectionsWhenOneUserSendsConcurrently(
             Listener listener, ProtocolMode mode, int expectedConnections) throws Exception {
-        List<java.util.concurrent.CompletableFuture<ExchangeResult>> results = new ArrayList<>();
+        List<CompletableFuture<ExchangeResult>> results = new ArrayList<>();
         for (int i = 1; i <= 30; i++) {
             URI uri = URI.create(server.baseUri(listener) + "/img" + (i % 15 + 1) + ".jpeg");
             results.add(user.sendAsync(ExchangeRequest.get(uri, mode)));

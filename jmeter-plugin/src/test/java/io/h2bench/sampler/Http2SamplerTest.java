@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.net.ServerSocket;
 
 class Http2SamplerTest {
 
@@ -81,7 +82,7 @@ class Http2SamplerTest {
     @Test
     void shouldReportRefusedConnectionsAsErrorsWhenNothingListens() throws Exception {
         int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         target(Listener.H1, "/", ProtocolMode.HTTP_1_1);
