@@ -35,6 +35,7 @@ final class ExchangeRecorder implements Response.Listener {
     private final List<ExchangeRecorder> pushes = new ArrayList<>();
     private final CompletableFuture<ExchangeResult> result = new CompletableFuture<>();
 
+    private volatile ResponseWatchdog watchdog;
     private volatile WireConnection wire;
     private volatile boolean newConnection;
     private volatile long assignedNanos;
@@ -50,6 +51,17 @@ final class ExchangeRecorder implements Response.Listener {
 
     CompletableFuture<ExchangeResult> result() {
         return result;
+    }
+
+    void watchWith(ResponseWatchdog responseWatchdog) {
+        watchdog = responseWatchdog;
+    }
+
+    private void activity() {
+        ResponseWatchdog current = watchdog;
+        if (current != null) {
+            current.activity();
+        }
     }
 
     /** The exchange got its connection (Jetty's request begin): from here on it is on the wire. */
@@ -98,13 +110,33 @@ final class ExchangeRecorder implements Response.Listener {
     @Override
     public void onBegin(Response response) {
         responseBeginNanos = System.nanoTime();
+        activity();
     }
 
     @Override
     public void onHeaders(Response response) {
+        activity();
+        if ("HEAD".equalsIgnoreCase(request.method()) && !pushed && isHttp2(response)) {
+            // A HEAD response has no body (RFC 9110 9.3.2), but over HTTP/2 the stream was seen not to
+            // end here; complete it ourselves rather than wait for the response timeout.
+            response.abort(new HeadResponseComplete());
+        }
         WireConnection current = wire;
         if (current != null) {
             current.received(this, headerWeight(response));
+        }
+    }
+
+    private static boolean isHttp2(Response response) {
+        return response.getVersion() != null && response.getVersion().getVersion() >= 20;
+    }
+
+    /** Marks the early end of a HEAD exchange: a success, not a failure. */
+    private static final class HeadResponseComplete extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        HeadResponseComplete() {
+            super("HEAD response complete", null, false, false);
         }
     }
 
@@ -120,6 +152,7 @@ final class ExchangeRecorder implements Response.Listener {
 
     @Override
     public void onContent(Response response, ByteBuffer content) {
+        activity();
         WireConnection current = wire;
         if (current != null) {
             current.received(this, content.remaining());
@@ -134,7 +167,20 @@ final class ExchangeRecorder implements Response.Listener {
 
     @Override
     public void onComplete(Result jettyResult) {
+        try {
+            complete(jettyResult);
+        } catch (RuntimeException | Error bug) {
+            // Jetty swallows listener exceptions: without this the sampler would wait forever.
+            result.completeExceptionally(bug);
+        }
+    }
+
+    private void complete(Result jettyResult) {
         long endNanos = System.nanoTime();
+        ResponseWatchdog dog = watchdog;
+        if (dog != null) {
+            dog.done();
+        }
         WireConnection current = wire;
         if (current != null) {
             current.end(this);
@@ -156,7 +202,7 @@ final class ExchangeRecorder implements Response.Listener {
 
     private ExchangeResult build(Result jettyResult, long endNanos, List<ExchangeResult> pushResults) {
         Response response = jettyResult.getResponse();
-        Throwable failure = jettyResult.getFailure();
+        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null : jettyResult.getFailure();
         boolean responded = response != null && response.getStatus() > 0 && responseBeginNanos != 0;
         List<HeaderField> headers = new ArrayList<>();
         if (responded) {

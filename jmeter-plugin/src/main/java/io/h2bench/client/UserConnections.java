@@ -54,7 +54,7 @@ public final class UserConnections implements AutoCloseable {
         try {
             return sendAsync(exchange).get();
         } catch (ExecutionException unexpected) {
-            throw new IllegalStateException("The exchange listener failed", unexpected.getCause());
+            throw new IllegalStateException("The exchange listener failed: " + unexpected.getCause(), unexpected.getCause());
         }
     }
 
@@ -84,6 +84,7 @@ public final class UserConnections implements AutoCloseable {
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
         scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
+        recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis()));
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
             inFlight.remove(request);

@@ -85,6 +85,17 @@ class ClientBrokenServerTest {
     }
 
     @Test
+    void shouldFailAtTheResponseTimeoutWhenAnH2BodyStallsAfterItsHeaders() throws Exception {
+        ExchangeResult result = get("/stall", ProtocolMode.H2C);
+
+        assertThat(result.failed()).isTrue();
+        assertThat(result.status()).isEqualTo(200);
+        assertThat(result.bodyBytes()).isEqualTo(1_000);
+        assertThat(result.failureMessage()).contains("within 3000 ms (response timeout");
+        assertThat(result.elapsedNanos() / 1_000_000).isBetween(2_900L, 4_500L);
+    }
+
+    @Test
     void shouldReportAShortBodyWhenHttp11ClosesMidBody() throws Exception {
         ExchangeResult result = get("/reset", ProtocolMode.HTTP_1_1);
 
@@ -150,9 +161,11 @@ class ClientBrokenServerTest {
         public boolean handle(Request request, Response response, Callback callback) {
             String path = Request.getPathInContext(request);
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 100_000);
-            Runnable breakIt = "/goaway".equals(path)
-                    ? () -> goAway(request, callback)
-                    : () -> callback.failed(new IOException("handler gave up mid-body"));
+            Runnable breakIt = switch (path) {
+                case "/goaway" -> () -> goAway(request, callback);
+                case "/stall" -> () -> { }; // headers and 1 kB sent, then silence
+                default -> () -> callback.failed(new IOException("handler gave up mid-body"));
+            };
             response.write(false, ByteBuffer.wrap(new byte[1_000]), Callback.from(breakIt, callback::failed));
             return true;
         }

@@ -6,6 +6,8 @@ import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;
 import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,5 +89,22 @@ class ClientProtocolsTest {
         assertThat(second.httpVersion()).isEqualTo("HTTP/2.0");
         assertThat(second.newConnection()).isFalse();
         assertThat(second.connectionId()).isEqualTo(first.connectionId());
+    }
+
+    @Test
+    void shouldCompleteHeadRequestsAtTheirHeadersWhenOverHttp2() throws Exception {
+        for (Listener listener : new Listener[] {Listener.H1, Listener.H2C, Listener.H2}) {
+            ProtocolMode mode = listener == Listener.H1 ? ProtocolMode.HTTP_1_1 : listener == Listener.H2C ? ProtocolMode.H2C : ProtocolMode.HTTP_2;
+            URI uri = URI.create(server.baseUri(listener) + "/small-text.txt");
+            ExchangeRequest head = new ExchangeRequest("HEAD", uri, List.of(), null, mode,
+                    Duration.ZERO, Duration.ofSeconds(5), false, true, 6);
+
+            ExchangeResult result = user.send(head);
+
+            assertThat(result.failureMessage()).as(listener.id()).isNull();
+            assertThat(result.status()).isEqualTo(200);
+            assertThat(result.bodyBytes()).isZero();
+            assertThat(result.elapsedNanos() / 1_000_000).isLessThan(2_000L);
+        }
     }
 }
