@@ -7,8 +7,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The response timeout as JMeter means it (no byte for that long), enforced by this client too:
- * Jetty 12.1's HTTP/2 stream idle timeout was seen not to fire once response headers had arrived
- * (a HEAD over h2c waited forever). One timer per exchange, re-armed from the time of the last
+ * Jetty 12.1.14's request idle timeout was seen not to fire on an HTTP/2 stream once its response
+ * headers had arrived (a HEAD over h2c waited forever). One timer per exchange, re-armed from the time of the last
  * response event, never a periodic poll; cancelled when the exchange completes.
  */
 final class ResponseWatchdog {
