@@ -87,6 +87,11 @@ final class ExchangeRecorder implements Response.Listener {
         newConnection = connection.begin(this, mayClaim, !pushed);
     }
 
+    /** Jetty gave the exchange a connection (which may still be finishing its TLS handshake). */
+    boolean isAssigned() {
+        return wire != null;
+    }
+
     boolean hasConnection() {
         WireConnection current = wire;
         return current != null && current.ready();

@@ -13,7 +13,6 @@ import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.util.thread.Scheduler;
 import java.io.InterruptedIOException;
 
 /**
@@ -172,17 +171,29 @@ public final class UserConnections implements AutoCloseable {
         });
     }
 
-    /** Jetty's connect timeout is client-wide; this one is per request and also covers TLS. */
-    private static void scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
+    /**
+     * Jetty's connect timeout is client-wide; this one is per request and also covers TLS. A request
+     * still unassigned while others of this user are in flight may be queued behind busy connections
+     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired.
+     */
+    private void scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
         if (millis <= 0) {
             return;
         }
-        Scheduler.Task task = client.getScheduler().schedule(() -> {
-            if (!recorder.hasConnection()) {
+        Runnable check = new Runnable() {
+            @Override
+            public void run() {
+                if (recorder.hasConnection() || recorder.result().isDone()) {
+                    return;
+                }
+                if (!recorder.isAssigned() && inFlight.size() > 1) {
+                    client.getScheduler().schedule(this, millis, TimeUnit.MILLISECONDS);
+                    return;
+                }
                 request.abort(new FailureMessages.ConnectTimeoutException(millis));
             }
-        }, millis, TimeUnit.MILLISECONDS);
-        recorder.result().whenComplete((done, ignored) -> task.cancel());
+        };
+        client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
     }
 
     private static String origin(URI uri) {

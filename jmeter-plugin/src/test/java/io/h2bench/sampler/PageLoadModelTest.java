@@ -47,6 +47,11 @@ class PageLoadModelTest {
     }
 
     private SampleResult loadThroughRelay(Listener listener, String path, ProtocolMode mode) throws Exception {
+        return loadThroughRelay(listener, path, mode, "5000");
+    }
+
+    private SampleResult loadThroughRelay(Listener listener, String path, ProtocolMode mode, String connectTimeout)
+            throws Exception {
         Http2Sampler sampler = fixture.target(listener, path, mode);
         sampler.setImageParser(true);
         sampler.sample();
@@ -56,7 +61,7 @@ class PageLoadModelTest {
                 LinkProfile.ideal().withRtt(Duration.ofMillis(R)));
         sampler.setPort(relay.address().getPort());
         sampler.setImageParser(true);
-        sampler.setConnectTimeout("5000");
+        sampler.setConnectTimeout(connectTimeout);
         sampler.setResponseTimeout("5000");
         return sampler.sample();
     }
@@ -89,5 +94,14 @@ class PageLoadModelTest {
         assertThat(page.getSubResults()).hasSize(17);
         assertThat(page.getTime()).isBetween(6 * R, 6 * R + SLACK);
         assertThat(relay.connectionsAccepted()).isEqualTo(6L);
+    }
+
+    @Test
+    void shouldNotTimeOutQueuedResourcesWhenTheConnectTimeoutIsShorterThanTheQueue() throws Exception {
+        // Connects cost 1 R (200 ms) < 500 ms, but resources wait up to 4 R for a free connection.
+        SampleResult page = loadThroughRelay(Listener.H1, "/", ProtocolMode.HTTP_1_1, "500");
+
+        assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
+        assertThat(page.getSubResults()).hasSize(17).allSatisfy(part -> assertThat(part.isSuccessful()).isTrue());
     }
 }
