@@ -1,0 +1,90 @@
+package io.h2bench.server;
+
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/** Builds one connector per {@link Listener}, step by step as Jetty's own documentation composes them. */
+final class Connectors {
+
+    private final Server server;
+    private final TlsMaterial tls;
+
+    Connectors(Server server, TlsMaterial tls) {
+        this.server = server;
+        this.tls = tls;
+    }
+
+    ServerConnector create(Listener listener) {
+        return switch (listener) {
+            case H1 -> new ServerConnector(server, new HttpConnectionFactory(plainConfiguration()));
+            case H1_TLS -> http11OverTls();
+            case H2 -> http2OverTls();
+            case H2C -> http2Cleartext();
+        };
+    }
+
+    private ServerConnector http11OverTls() {
+        HttpConfiguration https = secureConfiguration();
+        // ALPN offering only http/1.1, so clients that ask for h2 are told plainly: not here.
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("http/1.1");
+        alpn.setDefaultProtocol("http/1.1");
+        return new ServerConnector(server,
+                new SslConnectionFactory(sslContextFactory(), alpn.getProtocol()),
+                alpn,
+                new HttpConnectionFactory(https));
+    }
+
+    private ServerConnector http2OverTls() {
+        HttpConfiguration https = secureConfiguration();
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        alpn.setDefaultProtocol("http/1.1");
+        return new ServerConnector(server,
+                new SslConnectionFactory(sslContextFactory(), alpn.getProtocol()),
+                alpn,
+                new HTTP2ServerConnectionFactory(https),
+                new HttpConnectionFactory(https));
+    }
+
+    private ServerConnector http2Cleartext() {
+        HttpConfiguration http = plainConfiguration();
+        // HTTP/1.1 first: it answers "Upgrade: h2c" and hands the PRI preface of prior knowledge to h2c.
+        return new ServerConnector(server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http));
+    }
+
+    private static HttpConfiguration plainConfiguration() {
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        return http;
+    }
+
+    private static HttpConfiguration secureConfiguration() {
+        HttpConfiguration https = plainConfiguration();
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        // Clients reach the server by IP address as often as by name; the certificate covers both.
+        secure.setSniHostCheck(false);
+        https.addCustomizer(secure);
+        return https;
+    }
+
+    private SslContextFactory.Server sslContextFactory() {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStorePath(tls.keystore().toAbsolutePath().toString());
+        ssl.setKeyStorePassword(tls.password());
+        ssl.setKeyStoreType("PKCS12");
+        ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        // RFC 7540 9.2.2: put the ciphers HTTP/2 allows first.
+        ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        ssl.setUseCipherSuitesOrder(true);
+        return ssl;
+    }
+}

@@ -1,0 +1,97 @@
+package io.h2bench.server;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.h2bench.server.objects.TestObjects;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar h2bench-server.jar}: starts the four listeners and prints where each object is. */
+@Command(name = "h2bench-server", mixinStandardHelpOptions = true, version = "h2bench-server 0.1",
+        description = "Serves the seed experiments' test objects over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and h2c.",
+        sortOptions = false)
+public final class Main implements Callable<Integer> {
+
+    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = "127.0.0.1";
+
+    @Option(names = "--h1-port", description = "HTTP/1.1 clear-text port, 0 = any free one (default: ${DEFAULT-VALUE}).")
+    int h1Port = Listener.H1.defaultPort();
+
+    @Option(names = "--tls-port", description = "HTTP/1.1 over TLS port (default: ${DEFAULT-VALUE}).")
+    int tlsPort = Listener.H1_TLS.defaultPort();
+
+    @Option(names = "--h2-port", description = "HTTP/2 over TLS (ALPN) port (default: ${DEFAULT-VALUE}).")
+    int h2Port = Listener.H2.defaultPort();
+
+    @Option(names = "--h2c-port", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
+    int h2cPort = Listener.H2C.defaultPort();
+
+    @Option(names = "--keystore", paramLabel = "FILE",
+            description = "PKCS12 key store to serve TLS with (default: a self-signed certificate generated into ~/.h2bench/localhost.p12).")
+    Path keystore;
+
+    @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of --keystore.")
+    String keystorePassword;
+
+    private final PrintStream out;
+
+    Main(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(System.out, System.err, args));
+    }
+
+    /** Parses, starts and blocks until stopped; returns the process exit code. */
+    static int run(PrintStream out, PrintStream err, String... args) {
+        CommandLine command = new CommandLine(new Main(out));
+        command.setOut(new java.io.PrintWriter(out, true));
+        command.setErr(new java.io.PrintWriter(err, true));
+        command.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            err.println("h2bench-server: " + e.getMessage());
+            return 2;
+        });
+        return command.execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ServerSettings settings = settings();
+        try (H2BenchServer server = H2BenchServer.start(settings)) {
+            printBanner(server);
+            server.join();
+        }
+        return 0;
+    }
+
+    ServerSettings settings() {
+        ServerSettings settings = ServerSettings.defaults()
+                .withBind(bind)
+                .withPort(Listener.H1, h1Port)
+                .withPort(Listener.H1_TLS, tlsPort)
+                .withPort(Listener.H2, h2Port)
+                .withPort(Listener.H2C, h2cPort);
+        return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
+    }
+
+    private void printBanner(H2BenchServer server) {
+        TlsMaterial tls = server.tls();
+        out.println("h2bench server: TLS certificate " + tls.keystore()
+                + (tls.generated() ? " (generated now)" : "") + ", SHA-256 " + tls.fingerprint());
+        for (Listener listener : Listener.values()) {
+            out.println();
+            out.println(listener.id() + " - " + listener.description());
+            for (String family : TestObjects.FAMILIES) {
+                out.println("  " + server.baseUri(listener) + family);
+            }
+        }
+        out.println();
+        out.println("h2bench server ready; Ctrl-C stops it.");
+        out.flush();
+    }
+}

@@ -1,0 +1,60 @@
+package io.h2bench.server;
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the server needs to start: the address to bind, one port per listener (0 = ephemeral) and
+ * the TLS key store ({@code null} = a generated self-signed certificate, see {@link TlsMaterial}).
+ */
+public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword) {
+
+    public ServerSettings {
+        Objects.requireNonNull(bind, "bind");
+        ports = Map.copyOf(ports);
+        for (Listener listener : Listener.values()) {
+            int port = ports.getOrDefault(listener, -1);
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port of " + listener.id() + " must be 0..65535, was " + port);
+            }
+        }
+    }
+
+    /** Loopback, the seed's ports 8000 to 8003, the generated certificate under the user's home. */
+    public static ServerSettings defaults() {
+        Map<Listener, Integer> ports = new EnumMap<>(Listener.class);
+        for (Listener listener : Listener.values()) {
+            ports.put(listener, listener.defaultPort());
+        }
+        return new ServerSettings("127.0.0.1", ports, null, null);
+    }
+
+    /** Loopback, every port chosen by the system: for tests. */
+    public static ServerSettings ephemeral() {
+        Map<Listener, Integer> ports = new EnumMap<>(Listener.class);
+        for (Listener listener : Listener.values()) {
+            ports.put(listener, 0);
+        }
+        return new ServerSettings("127.0.0.1", ports, null, null);
+    }
+
+    public int port(Listener listener) {
+        return ports.get(listener);
+    }
+
+    public ServerSettings withPort(Listener listener, int port) {
+        Map<Listener, Integer> changed = new EnumMap<>(ports);
+        changed.put(listener, port);
+        return new ServerSettings(bind, changed, keystore, keystorePassword);
+    }
+
+    public ServerSettings withBind(String address) {
+        return new ServerSettings(address, ports, keystore, keystorePassword);
+    }
+
+    public ServerSettings withKeystore(Path path, String password) {
+        return new ServerSettings(bind, ports, path, password);
+    }
+}

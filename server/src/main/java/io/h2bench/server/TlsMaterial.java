@@ -1,0 +1,148 @@
+package io.h2bench.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.HexFormat;
+
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * The server's TLS key store: the user's own, or a self-signed certificate for {@code localhost},
+ * {@code 127.0.0.1} and {@code ::1} generated on first use and reused afterwards.
+ */
+public final class TlsMaterial {
+
+    /** Not a secret: the generated key only ever serves loopback test traffic. */
+    public static final String GENERATED_PASSWORD = "h2bench";
+    static final String ALIAS = "h2bench";
+
+    private final Path keystore;
+    private final String password;
+    private final String fingerprint;
+    private final boolean generated;
+
+    private TlsMaterial(Path keystore, String password, String fingerprint, boolean generated) {
+        this.keystore = keystore;
+        this.password = password;
+        this.fingerprint = fingerprint;
+        this.generated = generated;
+    }
+
+    /** The default location of the generated key store: {@code ~/.h2bench/localhost.p12}. */
+    public static Path defaultKeystore() {
+        return Path.of(System.getProperty("user.home"), ".h2bench", "localhost.p12");
+    }
+
+    /** Loads {@code keystore}; if {@code generateIfMissing} and it does not exist, creates it first. */
+    public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing) throws IOException {
+        boolean generated = false;
+        if (!Files.exists(keystore)) {
+            if (!generateIfMissing) {
+                throw new IOException("key store not found: " + keystore);
+            }
+            writeSelfSigned(keystore, password);
+            generated = true;
+        }
+        return new TlsMaterial(keystore, password, fingerprintOf(keystore, password), generated);
+    }
+
+    public Path keystore() {
+        return keystore;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    /** SHA-256 fingerprint of the server certificate, colon-separated hex as browsers show it. */
+    public String fingerprint() {
+        return fingerprint;
+    }
+
+    /** True when this start created the key store. */
+    public boolean generated() {
+        return generated;
+    }
+
+    private static void writeSelfSigned(Path keystore, String password) throws IOException {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048, new SecureRandom());
+            KeyPair pair = generator.generateKeyPair();
+            X509Certificate certificate = selfSign(pair);
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry(ALIAS, pair.getPrivate(), password.toCharArray(), new Certificate[] {certificate});
+            Path parent = keystore.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            // Write beside and move, so a crash never leaves a half-written key store to be reused.
+            Path partial = Files.createTempFile(parent, "keystore", ".tmp");
+            try (OutputStream out = Files.newOutputStream(partial)) {
+                store.store(out, password.toCharArray());
+            }
+            Files.move(partial, keystore, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IOException("cannot generate a self-signed certificate: " + e.getMessage(), e);
+        }
+    }
+
+    private static X509Certificate selfSign(KeyPair pair) throws GeneralSecurityException, OperatorCreationException, IOException {
+        X500Name subject = new X500Name("CN=localhost, O=h2bench test server");
+        Instant now = Instant.now();
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                subject,
+                new BigInteger(64, new SecureRandom()),
+                Date.from(now.minus(Duration.ofDays(1))),
+                Date.from(now.plus(Duration.ofDays(3650))),
+                subject,
+                pair.getPublic());
+        builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+            new GeneralName(GeneralName.dNSName, "localhost"),
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+            new GeneralName(GeneralName.iPAddress, "::1"),
+        }));
+        builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+        builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+        ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate());
+        return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
+    }
+
+    private static String fingerprintOf(Path keystore, String password) throws IOException {
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password == null ? null : password.toCharArray());
+            String alias = store.aliases().nextElement();
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(store.getCertificate(alias).getEncoded());
+            return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+        } catch (IOException | GeneralSecurityException | java.util.NoSuchElementException e) {
+            throw new IOException("cannot read key store " + keystore + ": " + e.getMessage(), e);
+        }
+    }
+}

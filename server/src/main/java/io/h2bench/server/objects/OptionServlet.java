@@ -1,0 +1,103 @@
+package io.h2bench.server.objects;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * Seed 003's dynamic object, {@code /option?size=S&delay=D}: a body of S bytes sent after D ms.
+ * The wait holds no request thread (an async context and one timer thread for all requests).
+ * Any method is accepted; a request body is read and its length echoed in
+ * {@code X-Request-Body-Bytes}, so POST, PUT and PATCH can be measured against it too.
+ */
+public class OptionServlet extends HttpServlet {
+
+    private static final byte[] PATTERN = pattern();
+
+    private transient ScheduledExecutorService timer;
+
+    @Override
+    public void init() {
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "h2bench-option-delay");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public void destroy() {
+        timer.shutdownNow();
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long size;
+        long delay;
+        try {
+            size = Quantities.size("size", request.getParameter("size"), 0);
+            delay = Quantities.delay("delay", request.getParameter("delay"));
+        } catch (IllegalArgumentException e) {
+            PlainText.send(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
+            return;
+        }
+        long received = drain(request.getInputStream());
+        response.setHeader("X-Request-Body-Bytes", Long.toString(received));
+        if (delay == 0) {
+            writeBody(request, response, size);
+            return;
+        }
+        AsyncContext async = request.startAsync();
+        async.setTimeout(delay + 60_000);
+        timer.schedule(() -> async.start(() -> {
+            try {
+                writeBody(request, response, size);
+            } catch (IOException e) {
+                // The client left while we waited; nothing to tell it.
+            } finally {
+                async.complete();
+            }
+        }), delay, TimeUnit.MILLISECONDS);
+    }
+
+    private static void writeBody(HttpServletRequest request, HttpServletResponse response, long size) throws IOException {
+        response.setContentType("application/octet-stream");
+        response.setContentLengthLong(size);
+        if ("HEAD".equals(request.getMethod())) {
+            return;
+        }
+        OutputStream out = response.getOutputStream();
+        long left = size;
+        while (left > 0) {
+            int chunk = (int) Math.min(left, PATTERN.length);
+            out.write(PATTERN, 0, chunk);
+            left -= chunk;
+        }
+    }
+
+    private static long drain(InputStream in) throws IOException {
+        byte[] buffer = new byte[16 * 1024];
+        long total = 0;
+        for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+            total += read;
+        }
+        return total;
+    }
+
+    private static byte[] pattern() {
+        byte[] bytes = new byte[64 * 1024];
+        byte[] line = "h2bench option body 0123456789 abcdefghijklmnopqrstuvwxyz\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = line[i % line.length];
+        }
+        return bytes;
+    }
+}

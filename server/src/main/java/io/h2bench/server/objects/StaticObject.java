@@ -1,0 +1,18 @@
+package io.h2bench.server.objects;
+
+import java.util.zip.CRC32;
+
+/** One immutable object served from memory, with a strong validator derived from its bytes. */
+public record StaticObject(String path, String contentType, byte[] bytes, String etag) {
+
+    public static StaticObject of(String path, String contentType, byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        String etag = "\"" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(bytes.length) + "\"";
+        return new StaticObject(path, contentType, bytes, etag);
+    }
+
+    public int size() {
+        return bytes.length;
+    }
+}

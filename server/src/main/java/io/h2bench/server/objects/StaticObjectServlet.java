@@ -1,0 +1,54 @@
+package io.h2bench.server.objects;
+
+import java.io.IOException;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * Serves objects held in memory by exact path; anything else is 404. Lookup by exact key means
+ * no request path can reach beyond the objects, whatever its dots or encodings.
+ */
+public class StaticObjectServlet extends HttpServlet {
+
+    private final transient Map<String, StaticObject> objects;
+
+    public StaticObjectServlet(Map<String, StaticObject> objects) {
+        this.objects = objects;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        StaticObject object = objects.get(request.getRequestURI());
+        if (object == null) {
+            PlainText.send(response, HttpServletResponse.SC_NOT_FOUND, "not found: " + request.getRequestURI());
+            return;
+        }
+        write(object, request, response);
+    }
+
+    /** Writes {@code object}, or {@code 304} when the request already holds its validator. */
+    static void write(StaticObject object, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setHeader("ETag", object.etag());
+        String ifNoneMatch = request.getHeader("If-None-Match");
+        if (ifNoneMatch != null && matches(ifNoneMatch, object.etag())) {
+            response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+            return;
+        }
+        response.setContentType(object.contentType());
+        response.setContentLength(object.size());
+        response.getOutputStream().write(object.bytes());
+    }
+
+    private static boolean matches(String ifNoneMatch, String etag) {
+        for (String candidate : ifNoneMatch.split(",")) {
+            String tag = candidate.trim();
+            if (tag.equals("*") || tag.equals(etag) || tag.equals("W/" + etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,35 @@
+package io.h2bench.server.objects;
+
+import java.util.List;
+
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+
+/** Mounts every family of test objects on one servlet context, the same on every listener. */
+public final class TestObjects {
+
+    /** One line per object family for the console: path and what it is. */
+    public static final List<String> FAMILIES = List.of(
+            "/                      page: index.html + style.css + 15 JPEGs (~396 kB, seed 000)",
+            "/inline                the same page in one file (CSS inlined, images as data: URIs)",
+            "/push                  the page, pushing its 16 resources on HTTP/2",
+            "/small-text.txt        44 kB of text",
+            "/large-text.txt        2 MB of text",
+            "/option?size=44k&delay=100   S bytes after D ms (seed 003)",
+            "/articles?count=25[&embed=item]   REST collection, /articles/{id} with ETag (seed 004)");
+
+    private TestObjects() {
+    }
+
+    public static ServletContextHandler context() {
+        SeedPage page = SeedPage.get();
+        ServletContextHandler context = new ServletContextHandler("/");
+        context.addServlet(new ServletHolder("objects", new StaticObjectServlet(page.objects())), "/");
+        context.addServlet(new ServletHolder("push", new PushPageServlet(page.index(), page.dependencies())), "/push");
+        ServletHolder option = new ServletHolder("option", new OptionServlet());
+        option.setAsyncSupported(true);
+        context.addServlet(option, "/option");
+        context.addServlet(new ServletHolder("articles", new ArticlesServlet()), "/articles/*");
+        return context;
+    }
+}

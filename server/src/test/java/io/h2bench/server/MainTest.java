@@ -1,0 +1,74 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: help, refused values and a port that is taken end with one line and exit code 2. */
+class MainTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void shouldListEveryFlagWhenAskedForHelp() {
+        int code = run("--help");
+
+        assertThat(code).isZero();
+        assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port",
+                "--keystore", "--keystore-password");
+    }
+
+    @Test
+    void shouldNameThePortAndExitNonZeroWhenThePortIsTaken() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", Integer.toString(taken.getLocalPort()),
+                    "--h2c-port", "0");
+
+            assertThat(code).isEqualTo(2);
+            assertThat(text(err).strip())
+                    .isEqualTo("h2bench-server: port " + taken.getLocalPort() + " on 127.0.0.1 for h2 is already in use");
+        }
+    }
+
+    @Test
+    void shouldRefuseAPortOutOfRange() {
+        int code = run("--h1-port", "70000");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("port of h1 must be 0..65535, was 70000").doesNotContain("at io.h2bench");
+    }
+
+    @Test
+    void shouldRefuseANumberThatIsNotOne() {
+        int code = run("--h2-port", "eighty");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("--h2-port").contains("eighty");
+    }
+
+    @Test
+    void shouldSayWhichKeystoreIsMissing(@TempDir Path dir) {
+        Path missing = dir.resolve("absent.p12");
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
+                "--keystore", missing.toString(), "--keystore-password", "x");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err).strip()).isEqualTo("h2bench-server: key store not found: " + missing);
+    }
+
+    private int run(String... args) {
+        return Main.run(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    }
+
+    private static String text(ByteArrayOutputStream bytes) {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}

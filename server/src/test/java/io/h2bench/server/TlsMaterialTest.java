@@ -1,0 +1,54 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TlsMaterialTest {
+
+    @Test
+    void shouldGenerateOnceAndReuseWhenStartedTwice(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("sub/localhost.p12");
+
+        TlsMaterial first = TlsMaterial.load(store, "secret", true);
+        TlsMaterial second = TlsMaterial.load(store, "secret", true);
+
+        assertThat(first.generated()).isTrue();
+        assertThat(second.generated()).isFalse();
+        assertThat(second.fingerprint()).isEqualTo(first.fingerprint()).matches("([0-9A-F]{2}:){31}[0-9A-F]{2}");
+    }
+
+    @Test
+    void shouldCoverLocalhostAndBothLoopbackAddressesWhenGenerated(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost.p12");
+        TlsMaterial.load(store, "secret", true);
+
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keyStore.load(in, "secret".toCharArray());
+        }
+        X509Certificate certificate = (X509Certificate) keyStore.getCertificate(TlsMaterial.ALIAS);
+        List<String> names = certificate.getSubjectAlternativeNames().stream().map(n -> n.get(1).toString()).toList();
+
+        assertThat(names).contains("localhost", "127.0.0.1").anyMatch(n -> n.startsWith("0:0:0:0:0:0:0:1"));
+        assertThat(keyStore.isKeyEntry(TlsMaterial.ALIAS)).isTrue();
+    }
+
+    @Test
+    void shouldSaySoWhenThePasswordIsWrong(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost.p12");
+        TlsMaterial.load(store, "secret", true);
+
+        assertThatThrownBy(() -> TlsMaterial.load(store, "wrong", false))
+                .hasMessageContaining("cannot read key store " + store);
+    }
+}
