@@ -1,45 +1,23 @@
 package io.h2bench.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.h2bench.report.ComparisonReport;
-import io.h2bench.server.H2BenchServer;
-import io.h2bench.server.ServerSettings;
 
 /** Seed 000's plan, shortened to 2 cold iterations, then the comparison report of its JTL. */
-class CompareProtocolsIT {
-
-    private final HeadlessJMeter jmeter = HeadlessJMeter.assembled();
-    private H2BenchServer server;
-
-    @BeforeEach
-    void startServer() throws Exception {
-        assumeTrue(jmeter.pluginHasSampler(), "the plugin jar has no " + HeadlessJMeter.SAMPLER_CLASS + " yet");
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-    }
-
-    @AfterEach
-    void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+class CompareProtocolsIT extends PlanAgainstServer {
 
     @Test
     void shouldFillEveryRowOfSeedTableWhenComparePlanRunsHeadless() throws Exception {
         Path dir = HeadlessJMeter.runDirectory("compare-protocols");
-        Map<String, String> properties = new java.util.LinkedHashMap<>(ProtocolsSmokeIT.planProperties(server));
-        properties.put("iterations", "2");
+        Map<String, String> properties = planProperties(2);
         properties.put("cold", "true");
 
         JMeterRun run = jmeter.run(HeadlessJMeter.testPlan("compare-protocols.jmx"), dir, properties, Duration.ofMinutes(4));
