@@ -17,8 +17,11 @@ public final class Comparison {
     /** The baseline every ratio is taken against. */
     public static final String BASELINE = "h1";
 
-    /** The seeds' order; other protocols follow in the order they first appear. */
-    private static final List<String> PROTOCOL_ORDER = List.of("h1", "h1-tls", "h2", "h2-push", "h2c");
+    /**
+     * The listeners' order. A variant such as {@code h2-push} or {@code h1-compound} follows its base
+     * protocol (so seed 000 reads h1, h1-tls, h2, h2-push, h2c); anything else comes last.
+     */
+    private static final List<String> BASE_ORDER = List.of("h1", "h1-tls", "h2", "h2c");
 
     private final List<ComparisonRow> rows;
 
@@ -78,10 +81,23 @@ public final class Comparison {
     }
 
     private static Comparator<String> protocolOrder(List<String> firstSeen) {
-        return Comparator.comparingInt((String p) -> {
-            int known = PROTOCOL_ORDER.indexOf(p);
-            return known >= 0 ? known : PROTOCOL_ORDER.size() + firstSeen.indexOf(p);
-        });
+        return Comparator.comparingInt(Comparison::baseRank)
+                .thenComparing(p -> !BASE_ORDER.contains(p))
+                .thenComparingInt(firstSeen::indexOf);
+    }
+
+    private static int baseRank(String protocol) {
+        int rank = BASE_ORDER.size();
+        int longest = -1;
+        for (int i = 0; i < BASE_ORDER.size(); i++) {
+            String base = BASE_ORDER.get(i);
+            boolean matches = protocol.equals(base) || protocol.startsWith(base + "-");
+            if (matches && base.length() > longest) {
+                rank = i;
+                longest = base.length();
+            }
+        }
+        return rank;
     }
 
     /**

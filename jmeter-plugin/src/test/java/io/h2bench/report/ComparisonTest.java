@@ -37,6 +37,16 @@ class ComparisonTest {
     }
 
     @Test
+    void shouldPutVariantsAfterTheirBaseProtocolWhenRestCollectionLabelsAreUsed() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("h2-push items-25", 4), sample("h2-304 items-25", 1), sample("h2 items-25", 5),
+                sample("h1-compound items-25", 2), sample("h1 items-25", 8), sample("h1-tls items-25", 8)));
+
+        assertThat(comparison.protocols())
+                .containsExactly("h1", "h1-compound", "h1-tls", "h2", "h2-push", "h2-304");
+    }
+
+    @Test
     void shouldTreatLabelWithoutSpaceAsProtocolWhenSmokePlanLabelsAreUsed() {
         Comparison comparison = Comparison.of(List.of(sample("h1", 10), sample("h2c", 5)));
 
