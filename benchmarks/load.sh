@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput under load, one protocol after the other: ${LOAD_PLAN:-test-plans/load.jmx} with THREADS users for
+# Throughput under load, one protocol after the other: test-plans/load.jmx with THREADS users for
 # DURATION seconds per protocol against the h2bench server on loopback, all results in one JTL,
 # then JMeter's dashboard and the comparison table in target/h2bench-load/. Build first
 # (mvn package, or bin/compare once). Loopback only; every run is bounded in time.
