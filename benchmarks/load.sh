@@ -14,15 +14,11 @@ threads="${1:-50}"
 duration="${2:-15}"
 path="${3:-/small-text.txt}"
 object="$(basename "$path" | sed 's/\..*//; s/^$/page/')"
-jmeter_jar="jmeter-plugin/target/jmeter/bin/ApacheJMeter-5.6.3.jar"
 run="target/h2bench-load-run"
 out="target/h2bench-load"
-[ -f "$jmeter_jar" ] || { echo "benchmarks/load.sh: build first (mvn -B package -DskipTests)" >&2; exit 1; }
-
-rm -rf "$run" "$out"
-mkdir -p "$run"
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
+fresh_run "$run" "$out" || exit 1
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 start_server "$run" || exit 1
@@ -34,7 +30,7 @@ for spec in "h1 http h1_port HTTP_1_1" "h1-tls https tls_port HTTP_1_1" "h2 http
   read -r protocol scheme port_property version <<<"$spec"
   port="$(printf '%s\n' "${server_ports[@]}" | sed -n "s/^-J${port_property}=//p")"
   echo "== $protocol: $threads users for $duration s on $path"
-  ${limit[@]+"${limit[@]}"} java -Xmx1g -jar "$jmeter_jar" -n -t ${LOAD_PLAN:-test-plans/load.jmx} \
+  ${limit[@]+"${limit[@]}"} java -Xmx1g -jar "$jmeter_jar" -n -t "${LOAD_PLAN:-test-plans/load.jmx}" \
     -l "$run/results.jtl" -j "$run/jmeter-$protocol.log" -Jsummariser.interval=5 \
     -Jthreads="$threads" -Jduration="$duration" -Jramp=2 -Jpath="$path" \
     -Jscheme="$scheme" -Jport="$port" -Jhttp_version="$version" -Jlabel="$protocol $object" \

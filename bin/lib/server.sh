@@ -1,7 +1,27 @@
-# Sourced by bin/compare and benchmarks/load.sh: the h2bench server jar on free loopback ports,
-# stopped by the caller's EXIT trap. Needs $root (the repository) and a run directory.
+# Sourced by bin/compare and the benchmarks/ scripts: the assembled JMeter, fresh run directories,
+# and the h2bench server jar on free loopback ports, stopped by the caller's EXIT trap.
+# Needs $root (the repository).
 
 server_pid=""
+jmeter_jar="jmeter-plugin/target/jmeter/bin/ApacheJMeter-5.6.3.jar"
+
+# fresh_run RUN_DIR OUT_DIR: checks the build is there, empties both directories, creates RUN_DIR
+fresh_run() {
+  [ -f "$root/$jmeter_jar" ] || { echo "$(basename "$0"): build first (mvn -B package -DskipTests)" >&2; return 1; }
+  rm -rf "$1" "$2"
+  mkdir -p "$1"
+}
+
+# wait_for_line FILE TEXT PID WHAT: waits up to 60 s for TEXT in FILE while process PID lives
+wait_for_line() {
+  for _ in $(seq 1 600); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    kill -0 "$3" 2>/dev/null || { echo "$4 did not start:" >&2; cat "$1" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "$4 was not ready after 60 s ($1)" >&2
+  return 1
+}
 
 # start_server RUN_DIR: starts the jar, waits for its banner, sets server_ports to -J options for the plans
 start_server() {
@@ -9,12 +29,7 @@ start_server() {
   java -jar "$root/server/target/h2bench-server.jar" --bind 127.0.0.1 \
     --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 >"$run/server.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 600); do
-    grep -q "server ready" "$run/server.log" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { echo "the server did not start:" >&2; cat "$run/server.log" >&2; return 1; }
-    sleep 0.1
-  done
-  grep -q "server ready" "$run/server.log" || { echo "the server was not ready after 60 s" >&2; return 1; }
+  wait_for_line "$run/server.log" "server ready" "$server_pid" "the h2bench server" || return 1
   server_ports=()
   for pair in h1:h1_port h1-tls:tls_port h2:h2_port h2c:h2c_port; do
     port="$(port_of "$run/server.log" "${pair%%:*}")"
