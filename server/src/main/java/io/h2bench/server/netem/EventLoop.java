@@ -2,12 +2,15 @@ package io.h2bench.server.netem;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.StandardSocketOptions;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -16,10 +19,10 @@ import java.util.logging.Logger;
  * One thread that owns a selector and a timer queue: every channel and every pipe of a proxy is
  * touched only from here, so nothing in this package needs a lock.
  *
- * <p>The selector only sleeps in whole milliseconds (epoll), too coarse for a +-2 ms RTT. So the
- * loop selects until about 1 ms before the next deadline and then parks in short slices
- * ({@link #FINE_SLICE_NANOS}), polling the selector between slices: deadlines fire within tens of
- * microseconds and incoming bytes are never stamped more than one slice late.
+ * <p>The selector only sleeps in whole milliseconds (epoll), too coarse for a +-2 ms RTT, and
+ * polling in between would burn a core. So a second, idle thread (the waker) parks until the
+ * earliest deadline with nanosecond resolution and then wakes the selector: deadlines fire within
+ * about a hundred microseconds, and sockets are served the moment they are ready.
  */
 final class EventLoop implements AutoCloseable {
 
@@ -32,8 +35,7 @@ final class EventLoop implements AutoCloseable {
     }
 
     private static final Logger LOG = Logger.getLogger(EventLoop.class.getName());
-    private static final long COARSE_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    private static final long FINE_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long NO_DEADLINE = Long.MIN_VALUE;
 
     private record Timer(long at, long order, Runnable task) implements Comparable<Timer> {
         @Override
@@ -47,6 +49,9 @@ final class EventLoop implements AutoCloseable {
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     private final Thread thread;
+    private final Thread waker;
+    /** The earliest deadline, published for the waker; NO_DEADLINE once it has woken the selector. */
+    private final AtomicLong published = new AtomicLong(NO_DEADLINE);
     private volatile boolean running = true;
     private long timerOrder;
 
@@ -54,10 +59,13 @@ final class EventLoop implements AutoCloseable {
         this.selector = Selector.open();
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
+        this.waker = new Thread(this::wakeAtDeadlines, name + "-waker");
+        this.waker.setDaemon(true);
     }
 
     void start() {
         thread.start();
+        waker.start();
     }
 
     boolean inLoop() {
@@ -87,6 +95,7 @@ final class EventLoop implements AutoCloseable {
     public void close() {
         running = false;
         selector.wakeup();
+        LockSupport.unpark(waker);
         if (!inLoop()) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
@@ -106,27 +115,45 @@ final class EventLoop implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.SEVERE, "network emulation loop stopped", e);
         } finally {
+            running = false;
+            LockSupport.unpark(waker);
             drainInbox();
             closeSelector();
         }
     }
 
     private void waitForWork() throws IOException {
-        if (!inbox.isEmpty()) {
+        Timer next = timers.peek();
+        if (!inbox.isEmpty() || (next != null && next.at - System.nanoTime() <= 0)) {
             selector.selectNow(this::dispatch);
             return;
         }
-        Timer next = timers.peek();
         if (next == null) {
             selector.select(this::dispatch);
             return;
         }
-        long remaining = next.at - System.nanoTime();
-        if (remaining > COARSE_MARGIN_NANOS) {
-            long millis = TimeUnit.NANOSECONDS.toMillis(remaining - COARSE_MARGIN_NANOS / 2);
-            selector.select(this::dispatch, Math.max(1, millis));
-        } else if (selector.selectNow(this::dispatch) == 0 && remaining > 0) {
-            LockSupport.parkNanos(Math.min(remaining, FINE_SLICE_NANOS));
+        if (published.getAndSet(next.at) != next.at) {
+            LockSupport.unpark(waker);
+        }
+        // The waker ends this wait on time; the timeout is only a safety net.
+        long millis = TimeUnit.NANOSECONDS.toMillis(next.at - System.nanoTime()) + 2;
+        selector.select(this::dispatch, Math.max(1, millis));
+    }
+
+    /** The waker's loop: sleep precisely until the published deadline, then wake the selector. */
+    private void wakeAtDeadlines() {
+        while (running) {
+            long deadline = published.get();
+            if (deadline == NO_DEADLINE) {
+                LockSupport.park(this);
+                continue;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining > 0) {
+                LockSupport.parkNanos(this, remaining);
+            } else if (published.compareAndSet(deadline, NO_DEADLINE)) {
+                selector.wakeup();
+            }
         }
     }
 
@@ -168,8 +195,15 @@ final class EventLoop implements AutoCloseable {
         }
     }
 
+    /** Resets every channel left: if the loop died, clients must see their connections fail, not hang. */
     private void closeSelector() {
         try {
+            for (SelectionKey key : selector.keys()) {
+                if (key.channel() instanceof SocketChannel socket && socket.isOpen()) {
+                    socket.setOption(StandardSocketOptions.SO_LINGER, 0);
+                }
+                key.channel().close();
+            }
             selector.close();
         } catch (IOException e) {
             LOG.log(Level.FINE, "closing selector", e);

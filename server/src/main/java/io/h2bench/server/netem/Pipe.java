@@ -27,13 +27,18 @@ final class Pipe {
     private final Link link;
     private final LossModel loss;
     private final long oneWayNanos;
-    /** A real connection can carry data only after the handshake's round trip. */
+    /**
+     * The handshake the kernel did at once on loopback: on a real link the client can send only
+     * once the SYN-ACK is back (one RTT), the server only once the final ACK has reached it
+     * (one and a half RTT).
+     */
     private final long usableFrom;
     private final boolean segmented;
 
     private final ArrayDeque<Segment> waiting = new ArrayDeque<>();
     private final ArrayDeque<Segment> inFlight = new ArrayDeque<>();
     private final List<Segment> awaitingRecovery = new ArrayList<>(2);
+    private final ByteBuffer[] gather = new ByteBuffer[64];
     private long buffered;
     private boolean sourceEnded;
     private boolean finDelivered;
@@ -50,7 +55,7 @@ final class Pipe {
         this.link = down ? emulation.downLink() : emulation.upLink();
         this.loss = emulation.lossModel(connection.index(), down);
         this.oneWayNanos = emulation.oneWayNanos();
-        this.usableFrom = acceptedAt + emulation.rttNanos();
+        this.usableFrom = acceptedAt + emulation.rttNanos() + (down ? emulation.oneWayNanos() : 0);
         this.segmented = link != null || loss != null;
     }
 
@@ -155,36 +160,59 @@ final class Pipe {
         awaitingRecovery.clear();
     }
 
+    /** Writes every segment whose time has come, in order, until one is not due or the socket is full. */
     private void deliverDue() throws IOException {
         long now = System.nanoTime();
+        boolean blocked = false;
         Segment head;
-        while ((head = inFlight.peek()) != null && !connection.isClosed()) {
+        while (!blocked && (head = inFlight.peek()) != null && !connection.isClosed()) {
             if (head.arriveAt - now > 0) {
                 wakeAt(head.arriveAt);
                 break;
             }
-            if (head.kind() == Segment.Kind.RESET) {
-                connection.abort();
+            if (!head.isData()) {
+                deliverEnd(head);
                 return;
             }
-            if (head.kind() == Segment.Kind.FIN) {
-                inFlight.poll();
-                finDelivered = true;
-                connection.finDelivered(destination);
-                return;
-            }
-            destination.channel().write(head.unwritten());
-            if (head.unwritten().hasRemaining()) {
+            blocked = !writeDueData(now);
+        }
+        if (!connection.isClosed()) {
+            destination.writing(blocked);
+            source.reading(!sourceEnded && buffered < MAX_BUFFERED);
+        }
+    }
+
+    /** One gathering write of the due data segments at the head; false if the socket took less. */
+    private boolean writeDueData(long now) throws IOException {
+        int count = 0;
+        for (Segment segment : inFlight) {
+            if (count == gather.length || !segment.isData() || segment.arriveAt - now > 0) {
                 break;
             }
-            inFlight.poll();
-            buffered -= head.length();
+            gather[count++] = segment.unwritten();
         }
-        if (connection.isClosed()) {
+        destination.channel().write(gather, 0, count);
+        for (int i = 0; i < count; i++) {
+            gather[i] = null;
+            Segment segment = inFlight.peek();
+            if (segment.unwritten().hasRemaining()) {
+                return false;
+            }
+            inFlight.poll();
+            buffered -= segment.length();
+        }
+        return true;
+    }
+
+    /** The FIN or reset behind the data has arrived. */
+    private void deliverEnd(Segment end) {
+        inFlight.poll();
+        if (end.kind() == Segment.Kind.RESET) {
+            connection.abort();
             return;
         }
-        destination.writing(head != null && head.arriveAt - now <= 0);
-        source.reading(!sourceEnded && buffered < MAX_BUFFERED);
+        finDelivered = true;
+        connection.finDelivered(destination);
     }
 
     private void wakeAt(long at) {

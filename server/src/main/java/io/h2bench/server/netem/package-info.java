@@ -35,11 +35,13 @@
  *     from six HTTP/1.1 connections.</li>
  * <li><b>Connection set-up.</b> The kernel completes the TCP handshake of the proxy's listening
  *     socket at once; user space cannot delay a SYN-ACK. The proxy therefore charges the handshake
- *     round trip to the first bytes instead: nothing is delivered in either direction before
- *     accept + rtt + rtt/2. The total time to the first response byte is as on a real link, but a
+ *     round trip to the first bytes instead, as if the connection had been opened at accept time:
+ *     the client's bytes are treated as sent no earlier than accept + rtt (when its SYN-ACK would
+ *     have come back), the server's no earlier than accept + 1.5 rtt (when the last ACK would have
+ *     reached it). The time to the first response byte is therefore as on a real link, but a
  *     client's TCP connect time (JMeter's {@code Connect}) shows about 0 instead of one RTT; the
  *     missing RTT appears in the TLS handshake or, on cleartext, in the time to first byte
- *     ({@code Latency}).</li>
+ *     ({@code Latency}). Totals (elapsed time) are unaffected.</li>
  * <li><b>Close.</b> A FIN (half-close) travels like data, behind the bytes sent before it, and
  *     shuts down the output towards the other side; the proxy closes both sockets once both
  *     directions have ended. A reset (or a failed read) travels behind the data before it and then
@@ -55,8 +57,8 @@
  *
  * <h2>Cost</h2>
  * One thread per proxy, whatever the number of connections: a selector for the sockets and a
- * priority queue of deadlines (System.nanoTime). The selector sleeps to about 1 ms before the next
- * deadline, then the thread parks in 200 us slices, polling the selector between them, because
- * epoll can only wait whole milliseconds.
+ * priority queue of deadlines (System.nanoTime), plus an idle "waker" thread that parks until the
+ * earliest deadline with nanosecond resolution and wakes the selector, because epoll can only wait
+ * whole milliseconds. No polling: an idle proxy uses no CPU.
  */
 package io.h2bench.server.netem;

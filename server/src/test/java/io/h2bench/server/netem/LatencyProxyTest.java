@@ -69,6 +69,25 @@ class LatencyProxyTest {
     }
 
     @Test
+    void shouldDeliverServerGreetingTwoRoundTripsAfterConnectWhenServerSpeaksFirst() throws IOException {
+        net.start(TargetServer.start(socket -> {
+            socket.getOutputStream().write("220 hello\r\n".getBytes());
+            socket.getInputStream().readAllBytes();
+        }), LinkProfile.ideal().withName("test").withRtt(Duration.ofMillis(100)));
+
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            long start = System.nanoTime();
+            try (Socket socket = net.connect()) {
+                socket.getInputStream().readNBytes(11);
+                best = Math.min(best, System.nanoTime() - start);
+            }
+        }
+
+        assertThat(best / MILLIS).isCloseTo(200.0, within(3.0));
+    }
+
+    @Test
     void shouldDownloadAtLinkBandwidthWhenBandwidthIsLimited() throws IOException {
         int size = 2 * 1024 * 1024;
         long bitsPerSecond = 20_000_000;

@@ -7,8 +7,13 @@ import java.net.Socket;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,9 +22,11 @@ import org.junit.jupiter.api.Test;
 class LossTest {
 
     private final ProxyFixture net = new ProxyFixture();
+    private final ExecutorService pool = Executors.newFixedThreadPool(40);
 
     @AfterEach
     void stop() throws IOException {
+        pool.shutdownNow();
         net.close();
     }
 
@@ -91,6 +98,93 @@ class LossTest {
             }
         }
         assertThat(slowPings).as("the seed should make some pings lose a segment").isPositive();
+    }
+
+    @Test
+    void shouldHoldBackLaterBytesUntilLostSegmentIsRetransmittedWhenResponseSpansSegments() throws IOException {
+        int rttMillis = 100;
+        int segments = 10;
+        double p = 0.15;
+        long seed = 5;
+        byte[] response = new byte[segments * Segment.MSS];
+        LatencyProxy proxy = net.start(TargetServer.start(socket -> {
+            while (socket.getInputStream().read() >= 0) {
+                socket.getOutputStream().write(response);
+            }
+        }), profile(rttMillis, p, seed));
+        long rtt = TimeUnit.MILLISECONDS.toNanos(rttMillis);
+        LossModel up = new LossModel(p, rtt, seed, 0, false);
+        LossModel down = new LossModel(p, rtt, seed, 0, true);
+
+        int headOfLineBlocked = 0;
+        try (Socket socket = net.connect()) {
+            socket.getOutputStream().write(1); // the first exchange also carries the handshake round trip
+            socket.getInputStream().readNBytes(response.length);
+            up.nextIsLost();
+            responsePenalty(down, segments, rtt);
+            for (int round = 0; round < 8; round++) {
+                long expected = rtt + (up.nextIsLost() ? rtt + LossModel.MIN_RTO_NANOS : 0)
+                        + responsePenalty(down, segments, rtt);
+                headOfLineBlocked += expected == 2 * rtt ? 1 : 0;
+                long start = System.nanoTime();
+                socket.getOutputStream().write(1);
+                assertThat(socket.getInputStream().readNBytes(response.length)).hasSize(response.length);
+                long measured = System.nanoTime() - start;
+
+                assertThat(measured).isBetween(expected, expected + rtt / 2);
+            }
+        }
+        assertThat(headOfLineBlocked).as("the seed should lose a segment before the last one").isPositive();
+        assertThat(proxy.segmentsLost()).isPositive();
+    }
+
+    @Test
+    void shouldKeepEveryConnectionIntactWhenManyShareALossyLink() throws Exception {
+        LatencyProxy proxy = net.start(TargetServer.echo(), profile(20, 0.02, 9).withBandwidth(100_000_000, 100_000_000));
+        List<CompletableFuture<Boolean>> clients = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            byte[] payload = new byte[100_000];
+            new Random(i).nextBytes(payload);
+            clients.add(CompletableFuture.supplyAsync(() -> echoesIntact(payload), pool));
+        }
+
+        for (CompletableFuture<Boolean> client : clients) {
+            assertThat(client.get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(proxy.connectionsAccepted()).isEqualTo(40);
+    }
+
+    /** What the lost segments of a burst cost: RTO if the last is lost, else one fast-retransmit RTT. */
+    private static long responsePenalty(LossModel down, int segments, long rtt) {
+        boolean anyLost = false;
+        boolean lastLost = false;
+        for (int i = 0; i < segments; i++) {
+            lastLost = down.nextIsLost();
+            anyLost |= lastLost;
+        }
+        if (lastLost) {
+            return rtt + LossModel.MIN_RTO_NANOS;
+        }
+        return anyLost ? rtt : 0;
+    }
+
+    private boolean echoesIntact(byte[] payload) {
+        try (Socket socket = net.connect()) {
+            Thread writer = new Thread(() -> {
+                try {
+                    socket.getOutputStream().write(payload);
+                    socket.shutdownOutput();
+                } catch (IOException e) {
+                    // the reader sees the broken stream
+                }
+            });
+            writer.start();
+            byte[] echoed = socket.getInputStream().readAllBytes();
+            writer.join();
+            return Arrays.equals(echoed, payload);
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static LinkProfile profile(int rttMillis, double loss, long seed) {

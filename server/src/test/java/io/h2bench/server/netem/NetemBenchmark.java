@@ -17,6 +17,8 @@ public final class NetemBenchmark {
 
     private static final int ROUND_TRIPS = 5_000;
     private static final long DOWNLOAD_BYTES = 2L * 1024 * 1024 * 1024;
+    /** Faster than the proxy can go: shows the cost of cutting segments and booking the link. */
+    private static final long FAST_LINK_BITS = 100_000_000_000L;
 
     private NetemBenchmark() {
     }
@@ -25,7 +27,9 @@ public final class NetemBenchmark {
         try (TargetServer echo = TargetServer.echo();
              TargetServer source = TargetServer.start(NetemBenchmark::sendZeros);
              LatencyProxy echoProxy = LatencyProxy.start(ProxyFixture.loopback(0), echo.address(), LinkProfile.ideal());
-             LatencyProxy sourceProxy = LatencyProxy.start(ProxyFixture.loopback(0), source.address(), LinkProfile.ideal())) {
+             LatencyProxy sourceProxy = LatencyProxy.start(ProxyFixture.loopback(0), source.address(), LinkProfile.ideal());
+             LatencyProxy linkProxy = LatencyProxy.start(ProxyFixture.loopback(0), source.address(),
+                     LinkProfile.ideal().withName("fast link").withBandwidth(FAST_LINK_BITS, FAST_LINK_BITS))) {
             for (int warmUp = 0; warmUp < 2; warmUp++) {
                 roundTrips(echo.address(), 2_000);
                 roundTrips(echoProxy.address(), 2_000);
@@ -43,8 +47,24 @@ public final class NetemBenchmark {
                     percentile(proxied, 50) - percentile(direct, 50), mean(proxied) - mean(direct));
             double directRate = download(source.address(), DOWNLOAD_BYTES);
             double proxiedRate = download(sourceProxy.address(), DOWNLOAD_BYTES);
+            double linkRate = download(linkProxy.address(), DOWNLOAD_BYTES / 4);
+            printRttAccuracy(echo.address(), 20);
+            printRttAccuracy(echo.address(), 100);
             System.out.printf(Locale.ROOT, "download of %d MiB (Gbit/s): direct %.2f, proxied %.2f%n",
                     DOWNLOAD_BYTES >> 20, directRate, proxiedRate);
+            System.out.printf(Locale.ROOT, "download of %d MiB through a 100 Gbit/s emulated link (MSS segments): %.2f Gbit/s%n",
+                    DOWNLOAD_BYTES >> 22, linkRate);
+        }
+    }
+
+    /** How far the measured round trip strays from the emulated one (precision, not cost). */
+    private static void printRttAccuracy(InetSocketAddress echo, int rttMillis) throws IOException {
+        LinkProfile profile = LinkProfile.ideal().withName("accuracy").withRtt(java.time.Duration.ofMillis(rttMillis));
+        try (LatencyProxy proxy = LatencyProxy.start(ProxyFixture.loopback(0), echo, profile)) {
+            long[] rounds = roundTrips(proxy.address(), 50);
+            System.out.printf(Locale.ROOT, "rtt %d ms, 50 rounds: min %+.3f  median %+.3f  p90 %+.3f ms off%n",
+                    rttMillis, percentile(rounds, 0) / 1e3 - rttMillis, percentile(rounds, 50) / 1e3 - rttMillis,
+                    percentile(rounds, 90) / 1e3 - rttMillis);
         }
     }
 
