@@ -103,6 +103,7 @@ public final class Comparison {
     /**
      * JMeter saves embedded resources as rows labelled {@code <parent>-0}, {@code <parent>-1}...;
      * a CSV JTL has no other link to the parent, so such a row goes when its parent label exists.
+     * Sub-results kept under their URL as label (e.g. server pushes) go too: a URL names no protocol.
      */
     static List<Sample> withoutSubResults(List<Sample> samples) {
         Set<String> labels = samples.stream().map(Sample::label).collect(Collectors.toSet());
@@ -110,6 +111,9 @@ public final class Comparison {
     }
 
     private static boolean isSubResult(String label, Set<String> labels) {
+        if (label.startsWith("http://") || label.startsWith("https://")) {
+            return true;
+        }
         int dash = label.lastIndexOf('-');
         return dash > 0
                 && dash < label.length() - 1

@@ -20,8 +20,9 @@ class ComparisonTest {
     }
 
     @Test
-    void shouldDropEmbeddedResourceRowsWhenTheirParentLabelIsPresent() {
-        List<Sample> samples = List.of(sample("h1 page", 30), sample("h1 page-0", 3), sample("h1 large-text-2", 9));
+    void shouldDropSubResultRowsWhenRenamedAfterTheirParentOrLabelledByUrl() {
+        List<Sample> samples = List.of(sample("h1 page", 30), sample("h1 page-0", 3), sample("h1 large-text-2", 9),
+                sample("https://127.0.0.1:8002/style.css", 2));
 
         assertThat(Comparison.withoutSubResults(samples)).extracting(Sample::label)
                 .containsExactly("h1 page", "h1 large-text-2");
