@@ -34,5 +34,9 @@ class CompareProtocolsIT extends PlanAgainstServer {
         }
         assertThat(csv).anyMatch(line -> line.startsWith("page,h2-push,") && line.contains(",2,0,"));
         assertThat(written.get(2)).isNotEmptyFile();
+        // cold: every page load opens its connection again, and a TLS connect is never 0 ms
+        assertThat(run.samples()).filteredOn(s -> s.label().matches("(h1-tls|h2|h2-push) [a-z-]+"))
+                .hasSize(2 * 9)
+                .allSatisfy(s -> assertThat(s.connect()).as("%s Connect", s.label()).isPositive());
     }
 }
