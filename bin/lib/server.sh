@@ -23,11 +23,13 @@ wait_for_line() {
   return 1
 }
 
-# start_server RUN_DIR: starts the jar, waits for its banner, sets server_ports to -J options for the plans
+# start_server RUN_DIR [SERVER OPTION...]: starts the jar (extra options e.g. --latency 100ms), waits
+# for its banner, sets server_ports to the -J options that point the plans at it
 start_server() {
   local run="$1" port pair
+  shift
   java -jar "$root/server/target/h2bench-server.jar" --bind 127.0.0.1 \
-    --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 >"$run/server.log" 2>&1 &
+    --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 "$@" >"$run/server.log" 2>&1 &
   server_pid=$!
   wait_for_line "$run/server.log" "server ready" "$server_pid" "the h2bench server" || return 1
   server_ports=()
