@@ -40,7 +40,7 @@ wait_for_line "$run/jmeter-server.out" "Created remote object" "$engine_pid" "th
 
 echo "== controller: load.jmx on the remote engine, h2, $threads users for $duration s"
 limit=()
-command -v timeout >/dev/null && limit=(timeout --kill-after=10 "$((duration + 180))")
+command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 "$((duration + 180))")
 ${limit[@]+"${limit[@]}"} java -jar "$jmeter_jar" -n -t "${LOAD_PLAN:-test-plans/load.jmx}" \
   -R "127.0.0.1:$rmi_port" -X -Jserver.rmi.ssl.disable=true -Jsummariser.interval=5 \
   -l "$run/results.jtl" -j "$run/jmeter.log" \

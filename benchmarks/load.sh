@@ -24,7 +24,7 @@ trap 'exit 130' INT TERM
 start_server "$run" || exit 1
 
 limit=()
-command -v timeout >/dev/null && limit=(timeout --kill-after=10 "$((duration + 120))")
+command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 "$((duration + 120))")
 # protocol label, scheme, port property, H2Bench.httpVersion
 for spec in "h1 http h1_port HTTP_1_1" "h1-tls https tls_port HTTP_1_1" "h2 https h2_port HTTP_2" "h2c http h2c_port H2C"; do
   read -r protocol scheme port_property version <<<"$spec"

@@ -29,7 +29,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) pri
 
 echo "latency,loss,h1_ms,h2c_ms,h2c_to_h1,h1_tls_ms,h2_ms,h2_to_h1_tls,errors" >"$out/sweep.csv"
 limit=()
-command -v timeout >/dev/null && limit=(timeout --kill-after=10 900)
+command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 900)
 for latency in $latencies; do
   for loss in $losses; do
     cell="$run/${latency}-${loss%\%}"
