@@ -4,6 +4,6 @@
 # machine; the numbers are only as steady as the scheduler lets them be.
 set -eu
 cd "$(dirname "$0")/.."
-mvn -o -q -pl server test-compile
+mvn -q -B -pl server test-compile
 CP="server/target/classes:server/target/test-classes"
 exec java -cp "$CP" io.h2bench.server.netem.NetemBenchmark "$@"

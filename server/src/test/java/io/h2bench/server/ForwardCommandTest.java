@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,20 @@ class ForwardCommandTest {
                 .isEqualTo("Invalid value for option '--forward': cannot resolve host 'no-such-host.invalid'");
         assertThat(errorOf("--listen", "70000", "--forward", "localhost:80"))
                 .isEqualTo("--listen must be a port between 0 and 65535, not 70000");
+    }
+
+    @Test
+    void shouldAcceptBracketedIpv6WhenForwardAddressIsLiteral() {
+        assertThat(new ForwardCommand.HostPortConverter().convert("[::1]:8443"))
+                .isEqualTo(new InetSocketAddress("::1", 8443));
+    }
+
+    @Test
+    void shouldExplainInOneLineWhenListenPortIsTaken() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(errorOf("--listen", String.valueOf(taken.getLocalPort()), "--forward", "127.0.0.1:80"))
+                    .startsWith("cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
+        }
     }
 
     private static String errorOf(String... args) {

@@ -99,6 +99,7 @@ final class EventLoop implements AutoCloseable {
         if (!inLoop()) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
+                waker.join(TimeUnit.SECONDS.toMillis(1));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
 /**
  * A TCP proxy that makes the path between its clients and one target behave like an emulated
  * link (see the package documentation for the exact semantics). One per listener; its bandwidth
- * is one link shared by all its connections. One thread, whatever the number of connections.
+ * is one link shared by all its connections. Two threads, whatever the number of connections.
  */
 public final class LatencyProxy implements AutoCloseable {
 

@@ -1,7 +1,9 @@
 package io.h2bench.server.netem;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -56,7 +58,7 @@ public record LinkProfile(String name, Duration rtt, long downBitsPerSecond, lon
 
     /** A named preset, e.g. "regular-3g"; the name is matched ignoring case, spaces and dashes. */
     public static LinkProfile preset(String name) {
-        String key = name.trim().toLowerCase(java.util.Locale.ROOT).replaceAll("[\\s_]+", "-");
+        String key = name.trim().toLowerCase(Locale.ROOT).replaceAll("[\\s_]+", "-");
         LinkProfile preset = PRESETS.get(key);
         if (preset == null) {
             throw new IllegalArgumentException(
@@ -120,6 +122,6 @@ public record LinkProfile(String name, Duration rtt, long downBitsPerSecond, lon
         for (LinkProfile p : profiles) {
             byName.put(p.name(), p);
         }
-        return java.util.Collections.unmodifiableMap(byName);
+        return Collections.unmodifiableMap(byName);
     }
 }

@@ -56,8 +56,8 @@
  * like a TCP window: beyond that the proxy stops reading and the sender's kernel pushes back.
  *
  * <h2>Cost</h2>
- * One thread per proxy, whatever the number of connections: a selector for the sockets and a
- * priority queue of deadlines (System.nanoTime), plus an idle "waker" thread that parks until the
+ * Two threads per proxy, whatever the number of connections: one owns a selector for the sockets
+ * and a priority queue of deadlines (System.nanoTime); the other, the "waker", parks until the
  * earliest deadline with nanosecond resolution and wakes the selector, because epoll can only wait
  * whole milliseconds. No polling: an idle proxy uses no CPU.
  */

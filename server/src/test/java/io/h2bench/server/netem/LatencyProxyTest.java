@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,7 +122,7 @@ class LatencyProxyTest {
             long start = System.nanoTime();
             first.getOutputStream().write(1);
             second.getOutputStream().write(1);
-            var secondDone = java.util.concurrent.CompletableFuture.supplyAsync(() -> readAllTimed(second, start));
+            var secondDone = CompletableFuture.supplyAsync(() -> readAllTimed(second, start));
             long firstNanos = readAllTimed(first, start);
             long secondNanos = secondDone.get(10, TimeUnit.SECONDS);
 
@@ -164,7 +168,7 @@ class LatencyProxyTest {
     @Test
     void shouldResetClientWhenTargetRefusesConnection() throws IOException {
         InetSocketAddress nobody;
-        try (var unused = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (var unused = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             nobody = (InetSocketAddress) unused.getLocalSocketAddress();
         }
         LatencyProxy proxy = net.startTowards(nobody, LinkProfile.ideal());
@@ -179,6 +183,53 @@ class LatencyProxyTest {
         assertThat(proxy.connectionsAccepted()).isEqualTo(1);
     }
 
+    @Test
+    void shouldPushBackOnTargetWhenClientDoesNotRead() throws Exception {
+        int total = 64 * 1024 * 1024;
+        AtomicLong written = new AtomicLong();
+        net.start(TargetServer.start(socket -> {
+            socket.getInputStream().read();
+            byte[] chunk = new byte[64 * 1024];
+            while (written.get() < total) {
+                socket.getOutputStream().write(chunk);
+                written.addAndGet(chunk.length);
+            }
+        }), LinkProfile.ideal().withName("test").withRtt(Duration.ofMillis(2)));
+
+        try (Socket socket = net.connect()) {
+            socket.getOutputStream().write(1);
+            long before;
+            long after = written.get();
+            do { // poll until the target's writes stop advancing: its socket is full
+                before = after;
+                Thread.sleep(200);
+                after = written.get();
+            } while (after != before);
+
+            assertThat(after).isLessThan(total / 2).isGreaterThan(Pipe.MAX_BUFFERED);
+            assertThat(socket.getInputStream().readNBytes(total)).hasSize(total);
+        }
+    }
+
+    @Test
+    void shouldResetClientsAndStopThreadsWhenProxyIsClosed() throws IOException {
+        LatencyProxy proxy = net.start(TargetServer.echo(), LinkProfile.ideal().withName("test").withRtt(Duration.ofMillis(20)));
+        String threadName = "h2bench-netem-" + proxy.address().getPort();
+
+        try (Socket socket = net.connect()) {
+            ping(socket);
+            proxy.close();
+
+            assertThatThrownBy(() -> {
+                socket.getOutputStream().write(1);
+                if (socket.getInputStream().read() < 0) {
+                    throw new SocketException("end of stream");
+                }
+            }).isInstanceOf(SocketException.class);
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith(threadName));
+    }
+
     private static long ping(Socket socket) throws IOException {
         return ProxyFixture.roundTrip(socket, 16);
     }
@@ -188,7 +239,7 @@ class LatencyProxyTest {
             socket.getInputStream().readAllBytes();
             return System.nanoTime() - start;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.h2bench.server.netem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -59,7 +60,7 @@ class LossTest {
                     socket.getOutputStream().write(payload);
                     socket.shutdownOutput();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             byte[] echoed = socket.getInputStream().readAllBytes();

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -59,7 +61,7 @@ public final class NetemBenchmark {
 
     /** How far the measured round trip strays from the emulated one (precision, not cost). */
     private static void printRttAccuracy(InetSocketAddress echo, int rttMillis) throws IOException {
-        LinkProfile profile = LinkProfile.ideal().withName("accuracy").withRtt(java.time.Duration.ofMillis(rttMillis));
+        LinkProfile profile = LinkProfile.ideal().withName("accuracy").withRtt(Duration.ofMillis(rttMillis));
         try (LatencyProxy proxy = LatencyProxy.start(ProxyFixture.loopback(0), echo, profile)) {
             long[] rounds = roundTrips(proxy.address(), 50);
             System.out.printf(Locale.ROOT, "rtt %d ms, 50 rounds: min %+.3f  median %+.3f  p90 %+.3f ms off%n",
@@ -130,11 +132,11 @@ public final class NetemBenchmark {
     /** The download size travels as 8 big-endian bytes. */
     private static final class ByteCount {
         static byte[] encode(long value) {
-            return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+            return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
         }
 
         static long decode(byte[] bytes) {
-            return java.nio.ByteBuffer.wrap(bytes).getLong();
+            return ByteBuffer.wrap(bytes).getLong();
         }
     }
 }
