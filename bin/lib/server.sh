@@ -1,0 +1,55 @@
+# Sourced by bin/compare and the benchmarks/ scripts: the assembled JMeter, fresh run directories,
+# and the h2bench server jar on free loopback ports, stopped by the caller's EXIT trap.
+# Needs $root (the repository).
+
+server_pid=""
+jmeter_jar="jmeter-plugin/target/jmeter/bin/ApacheJMeter-5.6.3.jar"
+
+# fresh_run RUN_DIR OUT_DIR: checks the build is there, empties both directories, creates RUN_DIR
+fresh_run() {
+  [ -f "$root/$jmeter_jar" ] || { echo "$(basename "$0"): build first (mvn -B package -DskipTests)" >&2; return 1; }
+  rm -rf "$1" "$2"
+  mkdir -p "$1"
+}
+
+# wait_for_line FILE TEXT PID WHAT: waits up to 60 s for TEXT in FILE while process PID lives
+wait_for_line() {
+  for _ in $(seq 1 600); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    kill -0 "$3" 2>/dev/null || { echo "$4 did not start:" >&2; cat "$1" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "$4 was not ready after 60 s ($1)" >&2
+  return 1
+}
+
+# start_server RUN_DIR [SERVER OPTION...]: starts the jar (extra options e.g. --latency 100ms), waits
+# for its banner, sets server_ports to the -J options that point the plans at it
+start_server() {
+  local run="$1" port pair
+  shift
+  java -jar "$root/server/target/h2bench-server.jar" --bind 127.0.0.1 \
+    --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 "$@" >"$run/server.log" 2>&1 &
+  server_pid=$!
+  wait_for_line "$run/server.log" "server ready" "$server_pid" "the h2bench server" || return 1
+  server_ports=()
+  for pair in h1:h1_port h1-tls:tls_port h2:h2_port h2c:h2c_port; do
+    port="$(port_of "$run/server.log" "${pair%%:*}")"
+    [ -n "$port" ] || { echo "no ${pair%%:*} port in the server's banner ($run/server.log)" >&2; return 1; }
+    server_ports+=("-J${pair#*:}=$port")
+  done
+}
+
+# The banner prints a header line "<listener> - <description>" followed by that listener's URLs.
+port_of() {
+  awk -v id="$2" '$1 == id && $2 == "-" { found = 1; next }
+                  found && match($0, /:[0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$1"
+}
+
+stop_server() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    echo "== stopping the server (pid $server_pid)"
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+}

@@ -1,0 +1,123 @@
+package io.h2bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Groups the samples of a JTL by object and protocol and computes seed 000's table: per object and
+ * protocol the mean, median and p90 of elapsed, the count, the errors and the ratio to h1.
+ */
+public final class Comparison {
+
+    /** The baseline every ratio is taken against. */
+    public static final String BASELINE = "h1";
+
+    /**
+     * The listeners' order. A variant such as {@code h2-push} or {@code h1-compound} follows its base
+     * protocol (so seed 000 reads h1, h1-tls, h2, h2-push, h2c); anything else comes last.
+     */
+    private static final List<String> BASE_ORDER = List.of("h1", "h1-tls", "h2", "h2c");
+
+    private final List<ComparisonRow> rows;
+
+    private Comparison(List<ComparisonRow> rows) {
+        this.rows = List.copyOf(rows);
+    }
+
+    public static Comparison of(List<Sample> samples) {
+        List<Sample> parents = withoutSubResults(samples);
+        Map<String, Map<String, List<Sample>>> byObject = new LinkedHashMap<>();
+        for (Sample sample : parents) {
+            LabelKey key = LabelKey.parse(sample.label());
+            byObject.computeIfAbsent(key.object(), o -> new LinkedHashMap<>())
+                    .computeIfAbsent(key.protocol(), p -> new ArrayList<>())
+                    .add(sample);
+        }
+        List<ComparisonRow> rows = new ArrayList<>();
+        byObject.forEach((object, byProtocol) -> rows.addAll(rowsFor(object, byProtocol)));
+        return new Comparison(rows);
+    }
+
+    public List<ComparisonRow> rows() {
+        return rows;
+    }
+
+    /** Objects in the order they first appear in the results. */
+    public List<String> objects() {
+        return rows.stream().map(ComparisonRow::object).distinct().toList();
+    }
+
+    /** Protocols in the seeds' order, then any other in the order they first appear. */
+    public List<String> protocols() {
+        List<String> seen = rows.stream().map(ComparisonRow::protocol).distinct().toList();
+        return seen.stream().sorted(protocolOrder(seen)).toList();
+    }
+
+    private static List<ComparisonRow> rowsFor(String object, Map<String, List<Sample>> byProtocol) {
+        List<String> protocols = byProtocol.keySet().stream()
+                .sorted(protocolOrder(List.copyOf(byProtocol.keySet())))
+                .toList();
+        double baseline = byProtocol.containsKey(BASELINE)
+                ? timesOfSuccesses(byProtocol.get(BASELINE)).mean()
+                : Double.NaN;
+        List<ComparisonRow> rows = new ArrayList<>();
+        for (String protocol : protocols) {
+            List<Sample> samples = byProtocol.get(protocol);
+            Statistics times = timesOfSuccesses(samples);
+            int errors = (int) samples.stream().filter(s -> !s.success()).count();
+            rows.add(new ComparisonRow(object, protocol, samples.size(), errors,
+                    times.mean(), times.median(), times.percentile(90), times.mean() / baseline));
+        }
+        return rows;
+    }
+
+    private static Statistics timesOfSuccesses(List<Sample> samples) {
+        return new Statistics(samples.stream().filter(Sample::success).mapToLong(Sample::elapsed).toArray());
+    }
+
+    private static Comparator<String> protocolOrder(List<String> firstSeen) {
+        return Comparator.comparingInt(Comparison::baseRank)
+                .thenComparing(p -> !BASE_ORDER.contains(p))
+                .thenComparingInt(firstSeen::indexOf);
+    }
+
+    private static int baseRank(String protocol) {
+        int rank = BASE_ORDER.size();
+        int longest = -1;
+        for (int i = 0; i < BASE_ORDER.size(); i++) {
+            String base = BASE_ORDER.get(i);
+            boolean matches = protocol.equals(base) || protocol.startsWith(base + "-");
+            if (matches && base.length() > longest) {
+                rank = i;
+                longest = base.length();
+            }
+        }
+        return rank;
+    }
+
+    /**
+     * JMeter saves embedded resources as rows labelled {@code <parent>-0}, {@code <parent>-1}...;
+     * a CSV JTL has no other link to the parent, so such a row goes when its parent label exists.
+     * Sub-results kept under their URL as label (e.g. server pushes) go too: a URL names no protocol.
+     */
+    static List<Sample> withoutSubResults(List<Sample> samples) {
+        Set<String> labels = samples.stream().map(Sample::label).collect(Collectors.toSet());
+        return samples.stream().filter(s -> !isSubResult(s.label(), labels)).toList();
+    }
+
+    private static boolean isSubResult(String label, Set<String> labels) {
+        if (label.startsWith("http://") || label.startsWith("https://")) {
+            return true;
+        }
+        int dash = label.lastIndexOf('-');
+        return dash > 0
+                && dash < label.length() - 1
+                && label.substring(dash + 1).chars().allMatch(Character::isDigit)
+                && labels.contains(label.substring(0, dash));
+    }
+}

@@ -1,0 +1,38 @@
+package io.h2bench.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.h2bench.report.Sample;
+import io.h2bench.server.Listener;
+
+/**
+ * The plans that the two focused tests do not cover, each run once, short, headless: they load in
+ * JMeter 5.6.3, every sample succeeds and jmeter.log stays clean.
+ */
+class EveryPlanIT extends PlanAgainstServer {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "load.jmx"})
+    void shouldRunWithoutErrorsWhenPlanRunsHeadlessOnce(String plan) throws Exception {
+        Map<String, String> properties = planProperties(1);
+        if (plan.equals("load.jmx")) {
+            properties.putAll(Map.of("threads", "3", "ramp", "0", "duration", "3", "scheme", "https",
+                    "port", String.valueOf(server.port(Listener.H2)), "http_version", "HTTP_2"));
+        }
+
+        JMeterRun run = jmeter.run(HeadlessJMeter.testPlan(plan),
+                HeadlessJMeter.runDirectory(plan.replace(".jmx", "")), properties, Duration.ofMinutes(4));
+
+        assertThat(run.exitCode()).as(run.describe()).isZero();
+        List<Sample> samples = run.samples();
+        assertThat(samples).isNotEmpty().allSatisfy(sample -> assertThat(sample.success())
+                .as("%s failed: %s", sample.label(), sample.failureMessage()).isTrue());
+        assertThat(run.logErrors()).as("ERROR lines in " + run.log()).isEmpty();
+    }
+}

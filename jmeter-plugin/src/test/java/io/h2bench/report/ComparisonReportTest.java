@@ -1,0 +1,78 @@
+package io.h2bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ComparisonReportTest {
+
+    @TempDir
+    Path out;
+
+    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void captureStderr() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreStderr() {
+        System.setErr(originalErr);
+    }
+
+    @Test
+    void shouldWriteCsvMarkdownAndPngWhenJtlIsValid() throws Exception {
+        int exit = ComparisonReport.run(TestJtl.small().toString(), out.toString());
+
+        assertThat(exit).isZero();
+        assertThat(Files.readAllLines(out.resolve("comparison.csv"))).containsExactly(
+                "object,protocol,mean_ms,median_ms,p90_ms,n,errors,ratio_to_h1",
+                "page,h1,25.0,20.0,40.0,4,0,1.000",
+                "page,h2,6.0,6.0,8.0,4,1,0.240",
+                "page,h2-push,5.0,5.0,5.0,1,0,0.200",
+                "small-text,h1-tls,5.0,3.0,7.0,2,0,");
+        assertThat(Files.readString(out.resolve("comparison.md")))
+                .contains("| page | h2 | 6.0 | 6.0 | 8.0 | 4 | 1 | 0.24 |")
+                .contains("| small-text | h1-tls | 5.0 | 3.0 | 7.0 | 2 | 0 | - |");
+        BufferedImage png = ImageIO.read(out.resolve("comparison.png").toFile());
+        assertThat(png.getWidth()).isEqualTo(1120);
+        assertThat(png.getHeight()).isEqualTo(360);
+    }
+
+    @Test
+    void shouldPrintOneLineErrorWhenJtlIsMissing() {
+        int exit = ComparisonReport.run(out.resolve("nope.jtl").toString(), out.toString());
+
+        assertThat(exit).isEqualTo(ComparisonReport.EXIT_BAD_INPUT);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).matches("error: .*nope\\.jtl: no such file\\R");
+    }
+
+    @Test
+    void shouldPrintOneLineErrorWhenJtlIsNotCsv() throws Exception {
+        Path notJtl = Files.writeString(out.resolve("notes.txt"), "hello world\n");
+
+        int exit = ComparisonReport.run(notJtl.toString(), out.toString());
+
+        assertThat(exit).isEqualTo(ComparisonReport.EXIT_BAD_INPUT);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).matches("error: .*notes\\.txt: no 'label' column[^\\n]*\\R");
+    }
+
+    @Test
+    void shouldPrintUsageWhenArgumentsAreMissing() {
+        assertThat(ComparisonReport.run("only-one.jtl")).isEqualTo(ComparisonReport.EXIT_USAGE);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).startsWith("usage: ");
+    }
+}

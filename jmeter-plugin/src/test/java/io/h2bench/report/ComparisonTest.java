@@ -1,0 +1,61 @@
+package io.h2bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ComparisonTest {
+
+    @Test
+    void shouldComputeSeedTableWhenJtlHasPageOverSeveralProtocols() throws Exception {
+        Comparison comparison = Comparison.of(JtlReader.read(TestJtl.small()));
+
+        assertThat(comparison.rows()).containsExactly(
+                new ComparisonRow("page", "h1", 4, 0, 25.0, 20.0, 40.0, 1.0),
+                new ComparisonRow("page", "h2", 4, 1, 6.0, 6.0, 8.0, 0.24),
+                new ComparisonRow("page", "h2-push", 1, 0, 5.0, 5.0, 5.0, 0.2),
+                new ComparisonRow("small-text", "h1-tls", 2, 0, 5.0, 3.0, 7.0, Double.NaN));
+    }
+
+    @Test
+    void shouldDropSubResultRowsWhenRenamedAfterTheirParentOrLabelledByUrl() {
+        List<Sample> samples = List.of(sample("h1 page", 30), sample("h1 page-0", 3), sample("h1 large-text-2", 9),
+                sample("https://127.0.0.1:8002/style.css", 2));
+
+        assertThat(Comparison.withoutSubResults(samples)).extracting(Sample::label)
+                .containsExactly("h1 page", "h1 large-text-2");
+    }
+
+    @Test
+    void shouldOrderProtocolsAsTheSeedsWhenResultsArriveInAnotherOrder() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("h2c inline", 4), sample("quic inline", 1), sample("h2 inline", 5), sample("h1 inline", 8)));
+
+        assertThat(comparison.protocols()).containsExactly("h1", "h2", "h2c", "quic");
+        assertThat(comparison.rows().get(1).ratioToH1()).isCloseTo(0.625, within(1e-9));
+    }
+
+    @Test
+    void shouldPutVariantsAfterTheirBaseProtocolWhenRestCollectionLabelsAreUsed() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("h2-push items-25", 4), sample("h2-304 items-25", 1), sample("h2 items-25", 5),
+                sample("h1-compound items-25", 2), sample("h1 items-25", 8), sample("h1-tls items-25", 8)));
+
+        assertThat(comparison.protocols())
+                .containsExactly("h1", "h1-compound", "h1-tls", "h2", "h2-push", "h2-304");
+    }
+
+    @Test
+    void shouldTreatLabelWithoutSpaceAsProtocolWhenSmokePlanLabelsAreUsed() {
+        Comparison comparison = Comparison.of(List.of(sample("h1", 10), sample("h2c", 5)));
+
+        assertThat(comparison.objects()).containsExactly("");
+        assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 0.5);
+    }
+
+    private static Sample sample(String label, long elapsed) {
+        return new Sample(0, elapsed, label, "200", "t", true, "", 1, 1, 1, 0);
+    }
+}
