@@ -57,6 +57,14 @@ final class ExchangeRecorder implements Response.Listener {
         attach(registry.find(jettyRequest.getConnection()), true);
     }
 
+    /** The request is fully written (or failed): written bytes now go to others or to the replies. */
+    void onRequestDone(Request jettyRequest) {
+        WireConnection current = wire;
+        if (current != null) {
+            current.requestSent(this);
+        }
+    }
+
     /** A pushed response is on its main exchange's connection from its PUSH_PROMISE on. */
     void attach(WireConnection connection, boolean mayClaim) {
         if (connection == null || wire != null) {
@@ -64,7 +72,7 @@ final class ExchangeRecorder implements Response.Listener {
         }
         assignedNanos = System.nanoTime();
         wire = connection;
-        newConnection = connection.begin(this, mayClaim);
+        newConnection = connection.begin(this, mayClaim, !pushed);
     }
 
     boolean hasConnection() {
@@ -93,7 +101,29 @@ final class ExchangeRecorder implements Response.Listener {
     }
 
     @Override
+    public void onHeaders(Response response) {
+        WireConnection current = wire;
+        if (current != null) {
+            current.received(this, headerWeight(response));
+        }
+    }
+
+    /** HTTP/1.1 headers travel as text; HTTP/2 HPACK sends mostly small table indexes. */
+    private static long headerWeight(Response response) {
+        boolean text = response.getVersion() != null && response.getVersion().getVersion() < 20;
+        long weight = text ? 17 : 9;
+        for (HttpField field : response.getHeaders()) {
+            weight += text ? field.getName().length() + field.getValue().length() + 4 : 3;
+        }
+        return weight;
+    }
+
+    @Override
     public void onContent(Response response, ByteBuffer content) {
+        WireConnection current = wire;
+        if (current != null) {
+            current.received(this, content.remaining());
+        }
         synchronized (body) {
             bodyBytes += content.remaining();
             byte[] bytes = new byte[content.remaining()];
@@ -153,7 +183,7 @@ final class ExchangeRecorder implements Response.Listener {
                 List.copyOf(headers), bytes, payload, wireOut.get(), wireIn.get(),
                 current == null ? 0 : current.id(), newConnection,
                 current == null ? null : current.alpn(),
-                failure == null ? null : FailureMessages.describe(failure, request),
+                failure == null ? null : FailureMessages.describe(failure, request, current == null ? null : current.goAway()),
                 failure, pushResults);
     }
 

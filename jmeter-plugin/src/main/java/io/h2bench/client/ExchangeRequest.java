@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param responseTimeout limit for silence while waiting for the response; zero means none
  * @param followRedirects let the client follow 3xx itself (JMeter's "redirect automatically")
  * @param acceptPush      accept HTTP/2 server pushes and report them; refused when false
+ * @param maxConnectionsPerOrigin HTTP/1.1 connections this user may open to one origin (HTTP/2: 1)
  */
 public record ExchangeRequest(
         String method,
@@ -28,7 +29,11 @@ public record ExchangeRequest(
         Duration connectTimeout,
         Duration responseTimeout,
         boolean followRedirects,
-        boolean acceptPush) {
+        boolean acceptPush,
+        int maxConnectionsPerOrigin) {
+
+    /** What browsers open per origin over HTTP/1.1. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 6;
 
     public ExchangeRequest {
         Objects.requireNonNull(method, "method");
@@ -38,22 +43,27 @@ public record ExchangeRequest(
         body = body == null ? new byte[0] : body;
         connectTimeout = connectTimeout == null ? Duration.ZERO : connectTimeout;
         responseTimeout = responseTimeout == null ? Duration.ZERO : responseTimeout;
+        maxConnectionsPerOrigin = Math.max(1, maxConnectionsPerOrigin);
     }
 
     /** A plain GET with no extra headers: what tests and embedded resources mostly need. */
     public static ExchangeRequest get(URI uri, ProtocolMode mode) {
-        return new ExchangeRequest("GET", uri, List.of(), null, mode, Duration.ZERO, Duration.ZERO, false, true);
+        return new ExchangeRequest("GET", uri, List.of(), null, mode, Duration.ZERO, Duration.ZERO, false, true, DEFAULT_MAX_CONNECTIONS);
     }
 
     public ExchangeRequest withTimeouts(Duration connect, Duration response) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connect, response, followRedirects, acceptPush);
+        return new ExchangeRequest(method, uri, headers, body, mode, connect, response, followRedirects, acceptPush, maxConnectionsPerOrigin);
     }
 
     public ExchangeRequest withAcceptPush(boolean accept) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, accept);
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, accept, maxConnectionsPerOrigin);
+    }
+
+    public ExchangeRequest withMaxConnectionsPerOrigin(int max) {
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, max);
     }
 
     public ExchangeRequest withHeaders(List<HeaderField> newHeaders) {
-        return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush);
+        return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, maxConnectionsPerOrigin);
     }
 }

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import java.net.URI;
 import java.util.List;
+import org.eclipse.jetty.http.HttpStatus;
 
 /**
  * What one request/response exchange (or one server push) did, measured from Jetty's events and
@@ -70,7 +71,7 @@ public record ExchangeResult(
 
     /** HTTP/2 carries no reason phrase; show the usual one so the header line reads like HTTP/1.1. */
     private static String defaultReason(int status) {
-        org.eclipse.jetty.http.HttpStatus.Code code = org.eclipse.jetty.http.HttpStatus.getCode(status);
+        HttpStatus.Code code = HttpStatus.getCode(status);
         return code == null ? "" : code.getMessage();
     }
 }

@@ -11,11 +11,25 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
+import java.util.Locale;
 
 /** Turns a transport exception into one sentence a tester understands, naming the origin. */
 final class FailureMessages {
 
     private FailureMessages() {
+    }
+
+    static String describe(Throwable failure, ExchangeRequest request, String goAway) {
+        Throwable cause = unwrap(failure);
+        if (goAway != null && !(cause instanceof TimeoutException)) {
+            return "The server sent GOAWAY (" + goAway + ") and the connection to " + origin(request.uri())
+                    + " ended before the response was complete (" + detail(cause) + ")";
+        }
+        return describe(cause, request);
+    }
+
+    private static String detail(Throwable cause) {
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
     static String describe(Throwable failure, ExchangeRequest request) {
@@ -41,7 +55,7 @@ final class FailureMessages {
         if (cause instanceof SSLException) {
             return "TLS handshake with " + origin + " failed (" + detail + ")";
         }
-        String message = cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(java.util.Locale.ROOT);
+        String message = cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(Locale.ROOT);
         if (message.contains("reset") || message.contains("cancel") || message.contains("refused_stream")) {
             return "The server reset the stream before the response was complete (" + detail + ")";
         }

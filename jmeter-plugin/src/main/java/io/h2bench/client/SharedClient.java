@@ -31,6 +31,7 @@ public final class SharedClient {
 
     private final HttpClient httpClient;
     private final WireRegistry registry = new WireRegistry();
+    private volatile boolean stopped;
 
     private SharedClient() throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
@@ -121,12 +122,18 @@ public final class SharedClient {
         instance = null;
         users = 0;
         if (current != null) {
+            current.stopped = true;
             try {
                 current.httpClient.stop();
             } catch (Exception ignored) {
                 // Stopping is best effort: the threads are daemons and cannot keep JMeter alive.
             }
         }
+    }
+
+    /** False once stopped (test end): users holding it must open again. */
+    boolean live() {
+        return !stopped;
     }
 
     HttpClient httpClient() {

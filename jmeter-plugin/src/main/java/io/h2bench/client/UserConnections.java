@@ -14,10 +14,11 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.util.thread.Scheduler;
+import java.io.InterruptedIOException;
 
 /**
  * The connections of one virtual user: its own pool per origin inside the {@link SharedClient}
- * (HTTP/2: one connection per origin; HTTP/1.1: up to {@code maxConnectionsPerOrigin}), reused
+ * (HTTP/2: one connection per origin; HTTP/1.1: up to the request's maxConnectionsPerOrigin), reused
  * across its requests until {@link #reset()} or {@link #close()}. Not thread-safe for reset/close;
  * requests may be sent concurrently (a page load's resources).
  */
@@ -29,20 +30,23 @@ public final class UserConnections implements AutoCloseable {
             Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
 
     private final SharedClient shared;
-    private final int maxConnectionsPerOrigin;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private volatile long user = USERS.incrementAndGet();
     private boolean closed;
 
-    private UserConnections(SharedClient shared, int maxConnectionsPerOrigin) {
+    private UserConnections(SharedClient shared) {
         this.shared = shared;
-        this.maxConnectionsPerOrigin = Math.max(1, maxConnectionsPerOrigin);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
-    public static UserConnections open(int maxConnectionsPerOrigin) {
-        return new UserConnections(SharedClient.acquire(), maxConnectionsPerOrigin);
+    public static UserConnections open() {
+        return new UserConnections(SharedClient.acquire());
+    }
+
+    /** False once closed, or once the shared client was stopped under it (JMeter's test end). */
+    public boolean usable() {
+        return !closed && shared.live();
     }
 
     /** Sends and waits: every outcome, failures included, comes back as a result. */
@@ -65,7 +69,7 @@ public final class UserConnections implements AutoCloseable {
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
                 .method(exchange.method())
-                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : maxConnectionsPerOrigin))
+                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin()))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
         copyHeaders(request, exchange, upgrading);
@@ -76,6 +80,8 @@ public final class UserConnections implements AutoCloseable {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
         request.onRequestBegin(recorder::onAssigned);
+        request.onRequestSuccess(recorder::onRequestDone);
+        request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
         scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
         inFlight.add(request);
@@ -92,7 +98,7 @@ public final class UserConnections implements AutoCloseable {
     /** Aborts whatever this user has in flight (JMeter's stop button); results report the reason. */
     public void abortAll(String reason) {
         for (Request request : inFlight) {
-            request.abort(new java.io.InterruptedIOException(reason));
+            request.abort(new InterruptedIOException(reason));
         }
     }
 

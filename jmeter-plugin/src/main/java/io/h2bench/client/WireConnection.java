@@ -5,18 +5,23 @@ import java.util.List;
 
 /**
  * One TCP connection as seen on its socket: when it was opened, when it became usable, and every
- * byte read or written. Bytes are attributed to exchanges by this rule:
+ * byte read or written. Bytes are attributed to the exchanges in flight on it by this rule:
  * <ol>
- *   <li>A read or write while exactly one exchange is in flight on the connection belongs to it
- *       (the usual sampler case, exact).</li>
- *   <li>A read or write while several exchanges are in flight (concurrent HTTP/2 streams, pushes)
- *       is shared equally among them; the remainder of the division goes to the oldest.</li>
+ *   <li>Read bytes: each exchange first gets the response bytes Jetty delivered to it (body bytes
+ *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2). The rest of
+ *       what was read (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is
+ *       overhead, settled when an exchange ends: alone on the connection it takes all of it, which
+ *       makes the usual one-request-at-a-time sample exact; among k concurrent exchanges it takes a
+ *       k-th and leaves the rest to the others.</li>
+ *   <li>Written bytes are shared equally among the exchanges still sending their request, or among
+ *       all in flight when none is (WINDOW_UPDATE for their data); one in flight gets them all.</li>
  *   <li>Bytes moved while none is in flight (TLS handshake, HTTP/2 preface and SETTINGS before the
- *       first request, WINDOW_UPDATE or PING between requests) are carried to the next exchange
- *       that begins on the connection; bytes after the last one (GOAWAY, close_notify) are not
- *       attributed.</li>
+ *       first request, frames between requests) go to the next exchange that begins on the
+ *       connection; bytes after the last one (GOAWAY, close_notify) are not attributed.</li>
  * </ol>
- * So the exchanges on a connection add up to its wire total, up to its closing bytes.
+ * The exchanges of a connection thus add up to its wire total, up to its closing bytes, and each
+ * exchange gets at least its own body bytes. Overhead is settled at exchange ends, not per socket
+ * read, because Jetty may deliver a read's content later (TLS records, HTTP/2 flow control).
  * An exchange is in flight from the moment Jetty assigns it the connection until its response
  * completes; a push from its PUSH_PROMISE until its response completes.
  */
@@ -26,6 +31,9 @@ final class WireConnection {
     private final long connectBeginNanos;
     private final long tcpConnectedNanos;
     private final List<ExchangeRecorder> inFlight = new ArrayList<>();
+    private final List<ExchangeRecorder> sending = new ArrayList<>();
+    /** Read bytes not yet explained by delivered response bytes nor settled; negative while delivery runs ahead. */
+    private long unexplainedIn;
     private long carriedIn;
     private long carriedOut;
     private long totalIn;
@@ -34,6 +42,7 @@ final class WireConnection {
     private boolean secure;
     private long handshakeDoneNanos;
     private String alpn;
+    private String goAway;
 
     WireConnection(long id, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
@@ -52,6 +61,15 @@ final class WireConnection {
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
         handshakeDoneNanos = nanos;
         alpn = negotiatedAlpn == null || negotiatedAlpn.isEmpty() ? null : negotiatedAlpn;
+    }
+
+    synchronized void goAwayReceived(String description) {
+        goAway = description;
+    }
+
+    /** The error code and reason of a GOAWAY the server sent on this connection, or null. */
+    synchronized String goAway() {
+        return goAway;
     }
 
     synchronized String alpn() {
@@ -73,36 +91,60 @@ final class WireConnection {
      * Puts an exchange in flight. Returns true when it is the first exchange on this connection and
      * may claim it: the connection was opened for it, so its connect time and setup bytes are its own.
      */
-    synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim) {
+    synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim, boolean willSend) {
+        if (inFlight.isEmpty()) {
+            carryOverhead();
+        }
         boolean claim = mayClaim && !claimed;
         claimed = true;
         inFlight.add(exchange);
+        if (willSend) {
+            sending.add(exchange);
+        }
         exchange.addWireBytes(carriedIn, carriedOut);
         carriedIn = 0;
         carriedOut = 0;
         return claim;
     }
 
+    synchronized void requestSent(ExchangeRecorder exchange) {
+        sending.remove(exchange);
+    }
+
+    /** Response bytes (headers or body) Jetty delivered to the exchange: they are its own. */
+    synchronized void received(ExchangeRecorder exchange, long bytes) {
+        exchange.addWireBytes(bytes, 0);
+        unexplainedIn -= bytes;
+    }
+
+    /** The exchange completed: it takes its share of the overhead read so far and leaves. */
     synchronized void end(ExchangeRecorder exchange) {
+        if (unexplainedIn > 0 && inFlight.contains(exchange)) {
+            long share = unexplainedIn / inFlight.size();
+            exchange.addWireBytes(share, 0);
+            unexplainedIn -= share;
+        }
         inFlight.remove(exchange);
+        sending.remove(exchange);
     }
 
     synchronized void bytesRead(long bytes) {
         totalIn += bytes;
-        if (inFlight.isEmpty()) {
-            carriedIn += bytes;
-            return;
-        }
-        share(bytes, true);
+        unexplainedIn += bytes;
     }
 
     synchronized void bytesWritten(long bytes) {
         totalOut += bytes;
-        if (inFlight.isEmpty()) {
+        List<ExchangeRecorder> writers = sending.isEmpty() ? inFlight : sending;
+        if (writers.isEmpty()) {
             carriedOut += bytes;
             return;
         }
-        share(bytes, false);
+        long each = bytes / writers.size();
+        long remainder = bytes % writers.size();
+        for (int i = 0; i < writers.size(); i++) {
+            writers.get(i).addWireBytes(0, each + (i == 0 ? remainder : 0));
+        }
     }
 
     synchronized long totalIn() {
@@ -113,13 +155,11 @@ final class WireConnection {
         return totalOut;
     }
 
-    private void share(long bytes, boolean in) {
-        int count = inFlight.size();
-        long each = bytes / count;
-        long remainder = bytes % count;
-        for (int i = 0; i < count; i++) {
-            long part = each + (i == 0 ? remainder : 0);
-            inFlight.get(i).addWireBytes(in ? part : 0, in ? 0 : part);
+    /** Between exchanges: what was read meanwhile belongs to the next exchange. */
+    private void carryOverhead() {
+        if (unexplainedIn > 0) {
+            carriedIn += unexplainedIn;
+            unexplainedIn = 0;
         }
     }
 }

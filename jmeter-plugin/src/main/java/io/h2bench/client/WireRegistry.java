@@ -8,7 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLEngine;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.frames.Frame;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 
@@ -61,6 +66,11 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         return byLocalAddress.get(connection.getLocalSocketAddress());
     }
 
+    /** An open connection by the id results carry, or null once it closed (for checks of the totals). */
+    WireConnection byId(long id) {
+        return byLocalAddress.values().stream().filter(wire -> wire.id() == id).findFirst().orElse(null);
+    }
+
     /** TCP connections opened since the client started (for tests and sanity checks). */
     long connectionsOpened() {
         return opened.get();
@@ -68,6 +78,13 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
 
     @Override
     public void onOpened(Connection connection) {
+        if (connection instanceof HTTP2Connection h2) {
+            WireConnection wire = byLocalAddress.get(h2.getEndPoint().getLocalSocketAddress());
+            if (wire != null) {
+                h2.getSession().addEventListener(new GoAwayListener(wire));
+            }
+            return;
+        }
         if (connection instanceof SslConnection ssl && ssl.getEndPoint() instanceof CountingEndPoint counting) {
             WireConnection wire = counting.wire();
             wire.tlsStarted();
@@ -81,7 +98,16 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         }
     }
 
-    static SocketAddress localAddress(EndPoint endPoint) {
-        return endPoint.getLocalSocketAddress();
+    /** Remembers a GOAWAY on the wire: the closed connection that follows is explained by it. */
+    private record GoAwayListener(WireConnection wire) implements HTTP2Session.FrameListener {
+        @Override
+        public void onIncomingFrame(Session session, Frame frame) {
+            if (frame instanceof GoAwayFrame goAway) {
+                ErrorCode code = ErrorCode.from(goAway.getError());
+                String reason = goAway.tryConvertPayload();
+                wire.goAwayReceived((code == null ? "error " + goAway.getError() : code.name())
+                        + (reason == null || reason.isEmpty() ? "" : ", \"" + reason + "\""));
+            }
+        }
     }
 }

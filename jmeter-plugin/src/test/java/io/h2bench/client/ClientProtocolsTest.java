@@ -18,7 +18,7 @@ class ClientProtocolsTest {
     @BeforeEach
     void start() throws Exception {
         server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open(6);
+        user = UserConnections.open();
     }
 
     @AfterEach

@@ -2,6 +2,7 @@ package io.h2bench.server;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.SelectableChannel;
 import java.util.EnumMap;
@@ -14,29 +15,40 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
+import io.h2bench.server.netem.LatencyProxy;
+import io.h2bench.server.netem.LinkProfile;
 import io.h2bench.server.objects.TestObjects;
 
-/** The embedded Jetty server: four listeners, one set of test objects. Start it on port 0 in tests. */
+/**
+ * The embedded Jetty server: four listeners, one set of test objects. Start it on port 0 in tests.
+ * With network emulation, Jetty listens on internal loopback ports and a {@link LatencyProxy} per
+ * listener takes the public port, so every byte to and from Jetty crosses the emulated link.
+ */
 public final class H2BenchServer implements AutoCloseable {
 
     private final Server server;
     private final Map<Listener, ServerConnector> connectors;
     private final Map<Listener, AtomicLong> accepted;
+    private final Map<Listener, LatencyProxy> proxies;
     private final TlsMaterial tls;
     private final String host;
+    private final LinkProfile network;
 
-    private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors,
-                          Map<Listener, AtomicLong> accepted, TlsMaterial tls, String host) {
+    private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
+                          Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
+        this.proxies = proxies;
         this.tls = tls;
-        this.host = host;
+        this.host = uriHost(settings.bind());
+        this.network = settings.network();
     }
 
     /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
     public static H2BenchServer start(ServerSettings settings) throws Exception {
         TlsMaterial tls = tlsMaterial(settings);
+        boolean emulated = !settings.network().isIdeal();
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("h2bench-server");
         Server server = new Server(threads);
@@ -46,8 +58,8 @@ public final class H2BenchServer implements AutoCloseable {
         for (Listener listener : Listener.values()) {
             ServerConnector connector = factory.create(listener);
             connector.setName(listener.id());
-            connector.setHost(settings.bind());
-            connector.setPort(settings.port(listener));
+            connector.setHost(emulated ? "127.0.0.1" : settings.bind());
+            connector.setPort(emulated ? 0 : settings.port(listener));
             AtomicLong count = new AtomicLong();
             connector.getSelectorManager().addEventListener(new SelectorManager.AcceptListener() {
                 @Override
@@ -71,11 +83,41 @@ public final class H2BenchServer implements AutoCloseable {
             server.stop();
             throw failure;
         }
-        return new H2BenchServer(server, connectors, accepted, tls, uriHost(settings.bind()));
+        Map<Listener, LatencyProxy> proxies = new EnumMap<>(Listener.class);
+        if (emulated) {
+            try {
+                startProxies(settings, connectors, proxies);
+            } catch (IOException e) {
+                proxies.values().forEach(LatencyProxy::close);
+                server.stop();
+                throw e;
+            }
+        }
+        return new H2BenchServer(server, connectors, accepted, proxies, tls, settings);
     }
 
+    private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
+                                     Map<Listener, LatencyProxy> proxies) throws IOException {
+        for (Listener listener : Listener.values()) {
+            InetSocketAddress front = new InetSocketAddress(settings.bind(), settings.port(listener));
+            InetSocketAddress jetty = new InetSocketAddress("127.0.0.1", connectors.get(listener).getLocalPort());
+            try {
+                proxies.put(listener, LatencyProxy.start(front, jetty, settings.network()));
+            } catch (BindException e) {
+                throw new PortInUseException(listener, settings.bind(), settings.port(listener), e);
+            }
+        }
+    }
+
+    /** The port clients connect to: the emulator's when the network is emulated, else Jetty's. */
     public int port(Listener listener) {
-        return connectors.get(listener).getLocalPort();
+        LatencyProxy proxy = proxies.get(listener);
+        return proxy != null ? proxy.address().getPort() : connectors.get(listener).getLocalPort();
+    }
+
+    /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
+    public LinkProfile network() {
+        return network;
     }
 
     /** {@code http(s)://host:port} of a listener, with the real port when it was 0. */
@@ -99,6 +141,7 @@ public final class H2BenchServer implements AutoCloseable {
 
     @Override
     public void close() {
+        proxies.values().forEach(LatencyProxy::close);
         try {
             server.stop();
         } catch (Exception e) {

@@ -7,27 +7,28 @@ import java.util.concurrent.Callable;
 import io.h2bench.server.objects.TestObjects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code java -jar h2bench-server.jar}: starts the four listeners and prints where each object is. */
 @Command(name = "h2bench-server", mixinStandardHelpOptions = true, version = "h2bench-server 0.1",
         description = "Serves the seed experiments' test objects over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and h2c.",
-        sortOptions = false)
+        sortOptions = false, subcommands = ForwardCommand.class)
 public final class Main implements Callable<Integer> {
 
-    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
-    @Option(names = "--h1-port", description = "HTTP/1.1 clear-text port, 0 = any free one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h1-port", paramLabel = "PORT", description = "HTTP/1.1 clear-text port, 0 = any free one (default: ${DEFAULT-VALUE}).")
     int h1Port = Listener.H1.defaultPort();
 
-    @Option(names = "--tls-port", description = "HTTP/1.1 over TLS port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tls-port", paramLabel = "PORT", description = "HTTP/1.1 over TLS port (default: ${DEFAULT-VALUE}).")
     int tlsPort = Listener.H1_TLS.defaultPort();
 
-    @Option(names = "--h2-port", description = "HTTP/2 over TLS (ALPN) port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h2-port", paramLabel = "PORT", description = "HTTP/2 over TLS (ALPN) port (default: ${DEFAULT-VALUE}).")
     int h2Port = Listener.H2.defaultPort();
 
-    @Option(names = "--h2c-port", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--h2c-port", paramLabel = "PORT", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
     int h2cPort = Listener.H2C.defaultPort();
 
     @Option(names = "--keystore", paramLabel = "FILE",
@@ -36,6 +37,9 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of --keystore.")
     String keystorePassword;
+
+    @Mixin
+    NetemOptions netem = new NetemOptions();
 
     private final PrintStream out;
 
@@ -76,6 +80,7 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H1_TLS, tlsPort)
                 .withPort(Listener.H2, h2Port)
                 .withPort(Listener.H2C, h2cPort);
+        settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
 
@@ -83,9 +88,11 @@ public final class Main implements Callable<Integer> {
         TlsMaterial tls = server.tls();
         out.println("h2bench server: TLS certificate " + tls.keystore()
                 + (tls.generated() ? " (generated now)" : "") + ", SHA-256 " + tls.fingerprint());
+        out.println("network: " + server.network().describe());
         for (Listener listener : Listener.values()) {
             out.println();
-            out.println(listener.id() + " - " + listener.description());
+            String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
+            out.println(listener.id() + " - " + listener.description() + conditions);
             for (String family : TestObjects.FAMILIES) {
                 out.println("  " + server.baseUri(listener) + family);
             }

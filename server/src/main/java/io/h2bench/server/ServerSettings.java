@@ -5,14 +5,19 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.h2bench.server.netem.LinkProfile;
+
 /**
  * What the server needs to start: the address to bind, one port per listener (0 = ephemeral) and
- * the TLS key store ({@code null} = a generated self-signed certificate, see {@link TlsMaterial}).
+ * the TLS key store ({@code null} = a generated self-signed certificate, see {@link TlsMaterial})
+ * and the emulated network in front of every listener.
  */
-public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword) {
+public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
+                             LinkProfile network) {
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(network, "network");
         ports = Map.copyOf(ports);
         for (Listener listener : Listener.values()) {
             int port = ports.getOrDefault(listener, -1);
@@ -28,7 +33,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         for (Listener listener : Listener.values()) {
             ports.put(listener, listener.defaultPort());
         }
-        return new ServerSettings("127.0.0.1", ports, null, null);
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal());
     }
 
     /** Loopback, every port chosen by the system: for tests. */
@@ -37,7 +42,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         for (Listener listener : Listener.values()) {
             ports.put(listener, 0);
         }
-        return new ServerSettings("127.0.0.1", ports, null, null);
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal());
     }
 
     public int port(Listener listener) {
@@ -47,14 +52,18 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password);
+        return new ServerSettings(bind, ports, path, password, network);
+    }
+
+    public ServerSettings withNetwork(LinkProfile link) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link);
     }
 }

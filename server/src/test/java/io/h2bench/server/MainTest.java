@@ -55,6 +55,22 @@ class MainTest {
     }
 
     @Test
+    void shouldNameTheNetworkOptionWhenItsValueIsBad() {
+        int code = run("--latency", "soon");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("--latency").contains("soon").doesNotContain("at io.h2bench");
+    }
+
+    @Test
+    void shouldListTheNetworkFlagsAndTheForwardCommandWhenAskedForHelp() {
+        run("--help");
+
+        assertThat(text(out)).contains("--latency", "--bandwidth", "--loss", "--profile", "--seed", "forward", "1% or 0.3%");
+        assertThat(text(err)).isEmpty();
+    }
+
+    @Test
     void shouldSayWhichKeystoreIsMissing(@TempDir Path dir) {
         Path missing = dir.resolve("absent.p12");
         int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",

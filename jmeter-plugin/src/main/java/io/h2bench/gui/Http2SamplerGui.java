@@ -1,0 +1,77 @@
+package io.h2bench.gui;
+
+import io.h2bench.sampler.Http2Sampler;
+import javax.swing.JPanel;
+import javax.swing.JTabbedPane;
+import java.awt.BorderLayout;
+import org.apache.jmeter.protocol.http.control.gui.HttpTestSampleGui;
+import org.apache.jmeter.testelement.TestElement;
+import io.h2bench.client.ProtocolMode;
+
+/**
+ * JMeter wiring for {@link Http2Sampler}: JMeter's own HTTP Request editor (URL, parameters, body,
+ * files, timeouts, embedded resources) plus an "HTTP/2" tab holding {@link Http2SamplerPanel}.
+ */
+public class Http2SamplerGui extends HttpTestSampleGui {
+
+    private static final long serialVersionUID = 1L;
+    static final String LABEL = "h2bench HTTP/2 Request";
+
+    // No initializer on purpose: the super constructor creates it through createTabbedConfigPane().
+    private Http2SamplerPanel http2Panel;
+
+    @Override
+    protected JTabbedPane createTabbedConfigPane() {
+        JTabbedPane tabs = super.createTabbedConfigPane();
+        JPanel tab = new JPanel(new BorderLayout());
+        tab.add(panel(), BorderLayout.NORTH);
+        tabs.addTab("HTTP/2", tab);
+        return tabs;
+    }
+
+    private Http2SamplerPanel panel() {
+        if (http2Panel == null) {
+            http2Panel = new Http2SamplerPanel();
+        }
+        return http2Panel;
+    }
+
+    @Override
+    public TestElement makeTestElement() {
+        return new Http2Sampler();
+    }
+
+    @Override
+    public void configure(TestElement element) {
+        super.configure(element);
+        if (element instanceof Http2Sampler sampler) {
+            panel().setValues(sampler.getHttpVersion(), sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
+        }
+    }
+
+    @Override
+    public void modifyTestElement(TestElement element) {
+        super.modifyTestElement(element);
+        if (element instanceof Http2Sampler sampler) {
+            sampler.setHttpVersion(panel().mode());
+            sampler.setMaxConnectionsPerOrigin(panel().maxConnectionsPerOrigin());
+            sampler.setAcceptPush(panel().acceptPush());
+        }
+    }
+
+    @Override
+    public void clearGui() {
+        super.clearGui();
+        panel().setValues(ProtocolMode.HTTP_2, 6, true);
+    }
+
+    @Override
+    public String getLabelResource() {
+        return "h2bench_http2_request";
+    }
+
+    @Override
+    public String getStaticLabel() {
+        return LABEL;
+    }
+}

@@ -1,0 +1,93 @@
+package io.h2bench.gui;
+
+import java.awt.Color;
+import java.awt.Dimension;
+import java.awt.Font;
+import java.awt.Graphics;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.util.List;
+import javax.swing.JPanel;
+
+/** Plain Swing: paints waterfall rows on one time axis, with connection id, protocol and push marks. */
+public class WaterfallPanel extends JPanel {
+
+    private static final long serialVersionUID = 1L;
+    static final Color BLOCKED = new Color(0xB0B0B0);
+    static final Color CONNECT = new Color(0xF2A03D);
+    static final Color WAITING = new Color(0x3DAA5C);
+    static final Color RECEIVING = new Color(0x3D7DD8);
+    private static final int ROW = 20;
+    private static final int LABEL_WIDTH = 260;
+    private static final int INFO_WIDTH = 150;
+    private static final int TOP = 28;
+
+    private transient List<WaterfallRow> rows = List.of();
+
+    public WaterfallPanel() {
+        setBackground(Color.WHITE);
+    }
+
+    public void show(List<WaterfallRow> newRows) {
+        rows = List.copyOf(newRows);
+        setPreferredSize(new Dimension(900, TOP + ROW * (rows.size() + 1)));
+        revalidate();
+        repaint();
+    }
+
+    @Override
+    protected void paintComponent(Graphics graphics) {
+        super.paintComponent(graphics);
+        Graphics2D g = (Graphics2D) graphics;
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        long span = Math.max(1, rows.stream().mapToLong(WaterfallRow::endMillis).max().orElse(1));
+        int barsLeft = LABEL_WIDTH + INFO_WIDTH;
+        int barsWidth = Math.max(100, getWidth() - barsLeft - 20);
+        paintAxis(g, span, barsLeft, barsWidth);
+        for (int i = 0; i < rows.size(); i++) {
+            paintRow(g, rows.get(i), TOP + i * ROW, span, barsLeft, barsWidth);
+        }
+    }
+
+    private void paintAxis(Graphics2D g, long span, int left, int width) {
+        g.setColor(Color.DARK_GRAY);
+        g.drawString("resource", 4, 16);
+        g.drawString("conn / protocol", LABEL_WIDTH + 4, 16);
+        for (int tick = 0; tick <= 4; tick++) {
+            int x = left + width * tick / 4;
+            g.setColor(new Color(0xE0E0E0));
+            g.drawLine(x, TOP - 6, x, TOP + rows.size() * ROW);
+            g.setColor(Color.DARK_GRAY);
+            g.drawString(span * tick / 4 + " ms", x - 10, 16);
+        }
+    }
+
+    private static void paintRow(Graphics2D g, WaterfallRow row, int y, long span, int left, int width) {
+        g.setColor(row.successful() ? Color.BLACK : Color.RED);
+        g.drawString(shorten(row.label(), 42), 4, y + 14);
+        g.drawString("#" + row.connectionId() + " " + row.protocol() + (row.pushed() ? " push" : ""), LABEL_WIDTH + 4, y + 14);
+        long at = row.offsetMillis();
+        at = segment(g, BLOCKED, at, row.blockedMillis(), y, span, left, width);
+        at = segment(g, CONNECT, at, row.connectMillis(), y, span, left, width);
+        at = segment(g, WAITING, at, row.waitingMillis(), y, span, left, width);
+        segment(g, RECEIVING, at, row.receivingMillis(), y, span, left, width);
+        if (row.pushed()) {
+            int x = left + (int) (width * row.offsetMillis() / span);
+            g.setColor(Color.MAGENTA);
+            g.fillPolygon(new int[] {x - 4, x + 4, x}, new int[] {y + 2, y + 2, y + 8}, 3);
+        }
+    }
+
+    private static long segment(Graphics2D g, Color color, long from, long length, int y, long span, int left, int width) {
+        int x = left + (int) (width * from / span);
+        int w = Math.max(length > 0 ? 1 : 0, (int) (width * length / span));
+        g.setColor(color);
+        g.fillRect(x, y + 5, w, ROW - 10);
+        return from + length;
+    }
+
+    private static String shorten(String text, int max) {
+        return text.length() <= max ? text : "…" + text.substring(text.length() - max + 1);
+    }
+}

@@ -1,0 +1,274 @@
+package io.h2bench.sampler;
+
+import io.h2bench.client.ExchangeRequest;
+import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.HeaderField;
+import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.SharedClient;
+import io.h2bench.client.UserConnections;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import org.apache.jmeter.engine.event.LoopIterationEvent;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.samplers.Interruptible;
+import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.JMeterContextService;
+import java.util.concurrent.CompletableFuture;
+import java.nio.charset.StandardCharsets;
+import org.apache.jmeter.util.JMeterUtils;
+
+/**
+ * JMeter's HTTP Request on h2bench's client: HTTP/1.1, HTTP/2 over TLS (ALPN, h2 first), h2c with
+ * prior knowledge or Upgrade, with connect time, latency and bytes taken from the wire. Extends
+ * {@link HTTPSamplerBase}, so defaults, managers, redirects, assertions and listeners work as usual.
+ *
+ * <p>One JMeter thread is one virtual user: its connections live in a {@link UserConnections} kept
+ * per thread, reused across samples, reset per iteration when "Same user on each iteration" is off,
+ * closed at thread end; the shared client stops at test end.
+ */
+public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
+
+    private static final long serialVersionUID = 1L;
+
+    /** {@code HTTP_1_1}, {@code HTTP_2} (default), {@code H2C} or {@code H2C_UPGRADE}. */
+    public static final String HTTP_VERSION = "H2Bench.httpVersion";
+    /** HTTP/1.1 connections per origin and user (default 6). */
+    public static final String MAX_CONNECTIONS_PER_ORIGIN = "H2Bench.maxConnectionsPerOrigin";
+    /** Accept HTTP/2 server pushes and report them as sub-results (default true). */
+    public static final String ACCEPT_PUSH = "H2Bench.acceptPush";
+
+    private static final ThreadLocal<UserConnections> USER = new ThreadLocal<>();
+    private static final boolean IGNORE_FAILED_EMBEDDED =
+            JMeterUtils.getPropDefault("httpsampler.ignore_failed_embedded_resources", false);
+
+    private transient volatile UserConnections inUse;
+    /** The pushes of the last main response, for the page load that may follow it. */
+    private transient List<ExchangeResult> lastPushes = List.of();
+    /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
+    private transient PageResources page;
+
+    public ProtocolMode getHttpVersion() {
+        return ProtocolMode.parse(getPropertyAsString(HTTP_VERSION, ProtocolMode.HTTP_2.name()));
+    }
+
+    public void setHttpVersion(ProtocolMode mode) {
+        setProperty(HTTP_VERSION, mode.name());
+    }
+
+    public int getMaxConnectionsPerOrigin() {
+        return getPropertyAsInt(MAX_CONNECTIONS_PER_ORIGIN, ExchangeRequest.DEFAULT_MAX_CONNECTIONS);
+    }
+
+    public void setMaxConnectionsPerOrigin(int max) {
+        setProperty(MAX_CONNECTIONS_PER_ORIGIN, max);
+    }
+
+    public boolean isAcceptPush() {
+        return getPropertyAsBoolean(ACCEPT_PUSH, true);
+    }
+
+    public void setAcceptPush(boolean accept) {
+        setProperty(ACCEPT_PUSH, accept);
+    }
+
+    /**
+     * One exchange, in the order of JMeter's own HTTP sampler: validate, connection, sampleStart,
+     * send, read, sampleEnd, then code, headers and sizes. Nothing is thrown out of here.
+     */
+    @Override
+    protected HTTPSampleResult sample(URL url, String method, boolean areFollowingRedirect, int frameDepth) {
+        HTTPSampleResult result = new HTTPSampleResult();
+        result.setSampleLabel(frameDepth > 0 ? url.toString() : getName());
+        result.setHTTPMethod(method);
+        result.setURL(url);
+        try {
+            if (CacheBridge.fresh(getCacheManager(), url, method, ManagedHeaders.plain(this))) {
+                return CacheBridge.cachedResult(result);
+            }
+            ExchangeRequest exchange = validate(url, method, result);
+            UserConnections user = connection();
+            if (page != null && frameDepth > 0) {
+                return embeddedResource(user, exchange, url, result);
+            }
+            ExchangeResult outcome = sendAndRead(user, exchange);
+            fill(result, outcome, url);
+            if (outcome.failed()) {
+                return result;
+            }
+            lastPushes = outcome.pushes();
+            HTTPSampleResult processed = resultProcessing(areFollowingRedirect, frameDepth, result);
+            addPushes(processed, lastPushes);
+            return processed;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return errorResult(interrupted, result);
+        } catch (IOException | URISyntaxException | RuntimeException failure) {
+            return errorResult(failure, result);
+        } finally {
+            lastPushes = List.of();
+        }
+    }
+
+    /** Code, headers and sizes of one exchange, success or failure. */
+    private void fill(HTTPSampleResult result, ExchangeResult outcome, URL url) {
+        ResultMapper.timesAndSizes(outcome, result);
+        result.setSamplerData(ResultMapper.connectionSummary(outcome));
+        if (outcome.failed()) {
+            failure(result, outcome);
+            return;
+        }
+        ResultMapper.response(outcome, result, url);
+        result.setSuccessful(isSuccessCode(outcome.status()));
+        ManagedHeaders.saveCookies(this, outcome, url);
+        CacheBridge.save(getCacheManager(), outcome, result);
+    }
+
+    /** A resource of the page being loaded: taken from a push, or requested without waiting. */
+    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, URL url,
+                                              HTTPSampleResult placeholder) {
+        ExchangeResult pushed = page.takePush(url);
+        if (pushed != null) {
+            return page.started(placeholder, CompletableFuture.completedFuture(pushed));
+        }
+        return page.started(placeholder, user.sendAsync(exchange));
+    }
+
+    /**
+     * The page load: JMeter's parser and filters pick the resources (through the base class), this
+     * sampler fetches them all at once on the user's connections, then JMeter's page result is
+     * completed with their real times and sizes. Parallel downloads on JMeter threads are not used.
+     */
+    @Override
+    protected HTTPSampleResult downloadPageResources(HTTPSampleResult mainResult, HTTPSampleResult container, int frameDepth) {
+        PageResources resources = new PageResources(lastPushes);
+        page = resources;
+        HTTPSampleResult pageResult;
+        try {
+            pageResult = super.downloadPageResources(mainResult, container, frameDepth);
+        } finally {
+            page = null;
+        }
+        try {
+            List<ExchangeResult> unused = resources.finish((placeholder, outcome) -> {
+                fill(placeholder, outcome, placeholder.getURL());
+                placeholder.setSampleLabel(placeholder.getURL().toString());
+                if (outcome.pushed()) {
+                    placeholder.setSamplerData(ResultMapper.pushSummary(outcome, true));
+                }
+            });
+            lastPushes = List.of();
+            unused.forEach(push -> {
+                HTTPSampleResult result = ResultMapper.push(push);
+                result.setSamplerData(ResultMapper.pushSummary(push, false));
+                pageResult.addSubResult(result, false);
+            });
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (pageResult != mainResult) {
+            PageResources.recomputeTotals(pageResult, IGNORE_FAILED_EMBEDDED);
+        }
+        return pageResult;
+    }
+
+    /** Pushes not consumed by a page load are still reported, each as a sub-result. */
+    private static void addPushes(HTTPSampleResult result, List<ExchangeResult> pushes) {
+        pushes.forEach(push -> result.addSubResult(ResultMapper.push(push), false));
+    }
+
+    /** Resources always load concurrently on the user's own connections, never on JMeter's pool. */
+    @Override
+    public boolean isConcurrentDwn() {
+        return false;
+    }
+
+    /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */
+    private ExchangeRequest validate(URL url, String method, HTTPSampleResult result) throws IOException, URISyntaxException {
+        URI uri = url.toURI();
+        RequestBodies.Body body = RequestBodies.build(this, method);
+        List<HeaderField> headers = ManagedHeaders.all(this, url, body);
+        StringBuilder shown = new StringBuilder();
+        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
+        result.setRequestHeaders(shown.toString());
+        result.setQueryString(body.display());
+        headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
+                .ifPresent(cookie -> result.setCookies(cookie.value()));
+        return new ExchangeRequest(method, uri, headers, body.bytes(), getHttpVersion(),
+                Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
+                getAutoRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+    }
+
+    /** This thread's virtual user, opened on its first sample. */
+    private UserConnections connection() {
+        UserConnections user = USER.get();
+        if (user == null || !user.usable()) {
+            user = UserConnections.open();
+            USER.set(user);
+        }
+        inUse = user;
+        return user;
+    }
+
+    /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
+        try {
+            return user.send(exchange);
+        } finally {
+            inUse = null;
+        }
+    }
+
+    private HTTPSampleResult failure(HTTPSampleResult result, ExchangeResult outcome) {
+        Throwable cause = outcome.failure();
+        String type = cause == null ? "unknown" : cause.getClass().getName();
+        result.setResponseCode(NON_HTTP_RESPONSE_CODE + ": " + type);
+        result.setResponseMessage(NON_HTTP_RESPONSE_MESSAGE + ": " + outcome.failureMessage());
+        result.setResponseData(outcome.failureMessage().getBytes(StandardCharsets.UTF_8));
+        result.setDataType(HTTPSampleResult.TEXT);
+        result.setSuccessful(false);
+        return result;
+    }
+
+    /** "Same user on each iteration" unchecked: this user's connections start afresh, like its cookies. */
+    @Override
+    public void testIterationStart(LoopIterationEvent event) {
+        super.testIterationStart(event);
+        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        UserConnections user = USER.get();
+        if (user != null && group != null && !group.isSameUserOnNextIteration()) {
+            user.reset();
+        }
+    }
+
+    @Override
+    public void threadFinished() {
+        super.threadFinished();
+        UserConnections user = USER.get();
+        USER.remove();
+        if (user != null) {
+            user.close();
+        }
+    }
+
+    /** After the last thread: no client thread may outlive the test, or JMeter would not exit. */
+    @Override
+    public void testEnded() {
+        super.testEnded();
+        SharedClient.stopAll();
+    }
+
+    @Override
+    public boolean interrupt() {
+        UserConnections user = inUse;
+        if (user == null) {
+            return false;
+        }
+        user.abortAll("Sample interrupted by JMeter");
+        return true;
+    }
+}

@@ -1,0 +1,69 @@
+package io.h2bench.sampler;
+
+import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.HeaderField;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.jmeter.protocol.http.control.AuthManager;
+import org.apache.jmeter.protocol.http.control.CookieManager;
+import org.apache.jmeter.protocol.http.control.Header;
+import org.apache.jmeter.protocol.http.control.HeaderManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.testelement.property.JMeterProperty;
+
+/** Request headers from JMeter's Header, Cookie, Authorization and Cache managers; cookies saved back. */
+final class ManagedHeaders {
+
+    private ManagedHeaders() {
+    }
+
+    /** The Header Manager's headers, in order (no cookies, auth or cache headers yet). */
+    static List<HeaderField> plain(HTTPSamplerBase sampler) {
+        List<HeaderField> headers = new ArrayList<>();
+        HeaderManager headerManager = sampler.getHeaderManager();
+        if (headerManager != null) {
+            for (JMeterProperty property : headerManager.getHeaders()) {
+                Header header = (Header) property.getObjectValue();
+                if (header.getName() != null && !header.getName().isBlank()) {
+                    headers.add(new HeaderField(header.getName(), header.getValue()));
+                }
+            }
+        }
+        return headers;
+    }
+
+    /** Everything the request carries: headers, body type, cookies, authorization, cache validators. */
+    static List<HeaderField> all(HTTPSamplerBase sampler, URL url, RequestBodies.Body body) {
+        List<HeaderField> headers = plain(sampler);
+        if (body.contentType() != null && headers.stream().noneMatch(field -> is(field, "Content-Type"))) {
+            headers.add(new HeaderField("Content-Type", body.contentType()));
+        }
+        CookieManager cookies = sampler.getCookieManager();
+        String cookie = cookies == null ? null : cookies.getCookieHeaderForURL(url);
+        if (cookie != null && !cookie.isEmpty()) {
+            headers.add(new HeaderField("Cookie", cookie));
+        }
+        AuthManager auth = sampler.getAuthManager();
+        String authorization = auth == null ? null : auth.getAuthHeaderForURL(url);
+        if (authorization != null && headers.stream().noneMatch(field -> is(field, "Authorization"))) {
+            headers.add(new HeaderField("Authorization", authorization));
+        }
+        headers.addAll(CacheBridge.conditionalHeaders(sampler.getCacheManager(), url));
+        return headers;
+    }
+
+    static void saveCookies(HTTPSamplerBase sampler, ExchangeResult outcome, URL url) {
+        CookieManager cookies = sampler.getCookieManager();
+        if (cookies == null) {
+            return;
+        }
+        outcome.responseHeaders().stream()
+                .filter(field -> is(field, "Set-Cookie"))
+                .forEach(field -> cookies.addCookieFromHeader(field.value(), url));
+    }
+
+    private static boolean is(HeaderField field, String name) {
+        return field.name().equalsIgnoreCase(name);
+    }
+}

@@ -1,0 +1,122 @@
+package io.h2bench.sampler;
+
+import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.HeaderField;
+import java.net.MalformedURLException;
+import java.net.URL;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.util.JMeterUtils;
+
+/**
+ * Writes what the client measured into JMeter's {@link HTTPSampleResult}. The definitions, as they
+ * appear in JMeter's listeners and JTL files:
+ * <ul>
+ *   <li>{@code timeStamp}: the request was handed to the client; {@code elapsed}: the last body byte
+ *       arrived (or the failure happened), on the same monotonic clock. Durations are rounded up to
+ *       whole milliseconds.</li>
+ *   <li>{@code Connect}: TCP connect plus TLS handshake of a connection opened for this sample; 0 when
+ *       the sample reused a connection. Time queued for a connection is never part of it.</li>
+ *   <li>{@code Latency}: until the response began (status line, or the HEADERS frame); always
+ *       &lt;= elapsed. It includes Connect and any queueing, as in JMeter's own HTTP sampler.</li>
+ *   <li>{@code sentBytes} / {@code bytes}: bytes written to / read from the TCP socket for this
+ *       sample, TLS records and HTTP/2 framing included (attribution rule: the client's
+ *       {@code WireConnection}).</li>
+ *   <li>{@code bodySize}: response payload bytes as sent by the server (not decompressed, no chunk or
+ *       frame headers); {@code headersSize}: {@code bytes - bodySize}, i.e. the header block plus all
+ *       framing, TLS and connection setup overhead charged to this sample.</li>
+ * </ul>
+ */
+final class ResultMapper {
+
+    private static final boolean START_STAMPS = JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
+
+    private ResultMapper() {
+    }
+
+    static void timesAndSizes(ExchangeResult exchange, SampleResult result) {
+        long elapsed = millis(exchange.elapsedNanos());
+        // setStampAndTime takes an end time unless JMeter is set to stamp samples with start times.
+        long stamp = START_STAMPS ? exchange.startMillis() : exchange.startMillis() + elapsed;
+        result.setStampAndTime(stamp, elapsed);
+        result.setConnectTime(millis(exchange.connectNanos()));
+        result.setLatency(millis(exchange.latencyNanos()));
+        result.setSentBytes(exchange.sentBytes());
+        result.setBytes(exchange.receivedBytes());
+        result.setBodySize(exchange.bodyBytes());
+        result.setHeadersSize((int) Math.max(0, exchange.receivedBytes() - exchange.bodyBytes()));
+    }
+
+    /** Status, headers and body of a completed response. */
+    static void response(ExchangeResult exchange, HTTPSampleResult result, URL url) {
+        result.setResponseCode(Integer.toString(exchange.status()));
+        String line = exchange.statusLine();
+        int reasonAt = line.indexOf(' ', line.indexOf(' ') + 1);
+        result.setResponseMessage(reasonAt < 0 ? "" : line.substring(reasonAt + 1));
+        StringBuilder headers = new StringBuilder(line).append('\n');
+        for (HeaderField field : exchange.responseHeaders()) {
+            headers.append(field.name()).append(": ").append(field.value()).append('\n');
+        }
+        result.setResponseHeaders(headers.toString());
+        String contentType = exchange.responseHeader("Content-Type");
+        if (contentType != null) {
+            result.setContentType(contentType);
+            result.setEncodingAndType(contentType);
+        }
+        result.setResponseData(exchange.body());
+        String location = exchange.responseHeader("Location");
+        if (exchange.status() >= 300 && exchange.status() < 400 && location != null) {
+            try {
+                result.setRedirectLocation(new URL(url, location).toExternalForm());
+            } catch (MalformedURLException ignored) {
+                result.setRedirectLocation(location);
+            }
+        }
+    }
+
+    /** What the sampler data shows after JMeter's request line: the protocol actually used. */
+    static String connectionSummary(ExchangeResult exchange) {
+        return "Protocol: " + (exchange.httpVersion() == null ? "none (no response)" : exchange.httpVersion()) + "\n"
+                + "ALPN: " + (exchange.alpn() == null ? "none (cleartext or not negotiated)" : exchange.alpn()) + "\n"
+                + "Connection: #" + exchange.connectionId() + (exchange.newConnection() ? " (new)" : " (reused)") + "\n"
+                + "Queued: " + millis(exchange.queuedNanos()) + " ms\n";
+    }
+
+    /** Sampler data of a pushed response: when it was promised, and whether the page used it. */
+    static String pushSummary(ExchangeResult push, boolean used) {
+        return "Pushed by the server (PUSH_PROMISE) on connection #" + push.connectionId() + "\n"
+                + (used ? "Used by the page instead of a request\n" : "Not used by the page\n")
+                + "Promised at: " + push.startMillis() + " (epoch ms); complete after " + millis(push.elapsedNanos()) + " ms\n";
+    }
+
+    /** A server push as a sub-result of its own, labelled with its URL. */
+    static HTTPSampleResult push(ExchangeResult push) {
+        HTTPSampleResult result = new HTTPSampleResult();
+        result.setSampleLabel(push.uri().toString());
+        result.setHTTPMethod(push.method());
+        try {
+            result.setURL(push.uri().toURL());
+        } catch (MalformedURLException | IllegalArgumentException ignored) {
+            // A pushed URI always comes from the server's valid :path; nothing to do if not.
+        }
+        timesAndSizes(push, result);
+        result.setSamplerData("Pushed by the server (PUSH_PROMISE) on connection #" + push.connectionId() + "\n");
+        if (push.failed()) {
+            result.setResponseCode("Non HTTP response code: push failed");
+            result.setResponseMessage(push.failureMessage());
+            result.setSuccessful(false);
+            return result;
+        }
+        response(push, result, null);
+        result.setSuccessful(push.status() >= 200 && push.status() < 400);
+        return result;
+    }
+
+    /**
+     * Rounds up, so a sub-millisecond loopback connect still shows as 1 ms rather than as the 0 of a
+     * reused connection; rounding every duration the same way keeps connect &lt;= latency &lt;= elapsed.
+     */
+    static long millis(long nanos) {
+        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+    }
+}

@@ -1,0 +1,87 @@
+package io.h2bench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.server.H2BenchServer;
+import io.h2bench.server.Listener;
+import io.h2bench.server.ServerSettings;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ClientFailuresTest {
+
+    private static final Duration CONNECT = Duration.ofMillis(2_000);
+    private static final Duration RESPONSE = Duration.ofMillis(500);
+
+    private H2BenchServer server;
+    private UserConnections user;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = H2BenchServer.start(ServerSettings.ephemeral());
+        user = UserConnections.open();
+    }
+
+    @AfterEach
+    void stop() {
+        user.close();
+        server.close();
+    }
+
+    private ExchangeResult get(URI uri, ProtocolMode mode) throws Exception {
+        return user.send(ExchangeRequest.get(uri, mode).withTimeouts(CONNECT, RESPONSE));
+    }
+
+    @Test
+    void shouldFailWithRefusedWhenNothingListens() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        ExchangeResult result = get(URI.create("http://127.0.0.1:" + port + "/"), ProtocolMode.HTTP_1_1);
+
+        assertThat(result.failed()).isTrue();
+        assertThat(result.failureMessage()).contains("refused").contains(":" + port);
+        assertThat(result.status()).isZero();
+    }
+
+    @Test
+    void shouldFailWithUnknownHostWhenTheNameDoesNotResolve() throws Exception {
+        ExchangeResult result = get(URI.create("http://no-such-host.invalid/"), ProtocolMode.HTTP_1_1);
+
+        assertThat(result.failureMessage()).startsWith("Unknown host no-such-host.invalid");
+    }
+
+    @Test
+    void shouldFailAtTheResponseTimeoutWhenTheServerIsSlow() throws Exception {
+        for (Listener listener : new Listener[] {Listener.H1, Listener.H2}) {
+            ProtocolMode mode = listener == Listener.H2 ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1;
+            ExchangeResult result = get(URI.create(server.baseUri(listener) + "/option?size=1k&delay=5000"), mode);
+
+            assertThat(result.failed()).isTrue();
+            assertThat(result.failureMessage()).contains("within 500 ms (response timeout");
+            assertThat(result.elapsedNanos() / 1_000_000).isBetween(450L, 2_500L);
+        }
+    }
+
+    @Test
+    void shouldFailTheTlsHandshakeWhenTheServerSpeaksCleartext() throws Exception {
+        URI wrong = URI.create("https://127.0.0.1:" + server.port(Listener.H1) + "/");
+        ExchangeResult result = get(wrong, ProtocolMode.HTTP_2);
+
+        assertThat(result.failed()).isTrue();
+        assertThat(result.failureMessage()).contains("TLS handshake with https://127.0.0.1:" + server.port(Listener.H1));
+    }
+
+    @Test
+    void shouldFailWhenH2cIsSpokenToAnHttp11OnlyServer() throws Exception {
+        ExchangeResult result = get(URI.create(server.baseUri(Listener.H1) + "/"), ProtocolMode.H2C);
+
+        assertThat(result.failed()).isTrue();
+        assertThat(result.elapsedNanos() / 1_000_000).isLessThan(3_000L);
+    }
+}

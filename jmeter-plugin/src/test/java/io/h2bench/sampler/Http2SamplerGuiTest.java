@@ -1,0 +1,55 @@
+package io.h2bench.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.client.ProtocolMode;
+import io.h2bench.gui.Http2SamplerGui;
+import org.apache.jmeter.testelement.TestElement;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The GUI only moves values between JMeter's test element and Swing; check that round trip. */
+class Http2SamplerGuiTest {
+
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
+        InProcessJMeter.init();
+    }
+
+    @Test
+    void shouldCreateTheH2benchSamplerWithDefaultsWhenAddedFromTheMenu() {
+        Http2SamplerGui gui = new Http2SamplerGui();
+
+        TestElement element = gui.createTestElement();
+
+        assertThat(gui.getStaticLabel()).isEqualTo("h2bench HTTP/2 Request");
+        assertThat(element).isInstanceOf(Http2Sampler.class);
+        Http2Sampler sampler = (Http2Sampler) element;
+        assertThat(sampler.getHttpVersion()).isEqualTo(ProtocolMode.HTTP_2);
+        assertThat(sampler.getMaxConnectionsPerOrigin()).isEqualTo(6);
+        assertThat(sampler.isAcceptPush()).isTrue();
+    }
+
+    @Test
+    void shouldKeepTheH2benchSettingsWhenConfiguredAndSavedAgain() {
+        Http2Sampler original = new Http2Sampler();
+        original.setHttpVersion(ProtocolMode.H2C_UPGRADE);
+        original.setMaxConnectionsPerOrigin(3);
+        original.setAcceptPush(false);
+        original.setDomain("127.0.0.1");
+        original.setPath("/small-text.txt");
+        Http2SamplerGui gui = new Http2SamplerGui();
+
+        gui.configure(original);
+        Http2Sampler saved = (Http2Sampler) gui.createTestElement();
+        gui.modifyTestElement(saved);
+
+        assertThat(saved.getHttpVersion()).isEqualTo(ProtocolMode.H2C_UPGRADE);
+        assertThat(saved.getMaxConnectionsPerOrigin()).isEqualTo(3);
+        assertThat(saved.isAcceptPush()).isFalse();
+        assertThat(saved.getDomain()).isEqualTo("127.0.0.1");
+        assertThat(saved.getPath()).isEqualTo("/small-text.txt");
+        assertThat(saved.getPropertyAsString(Http2Sampler.HTTP_VERSION)).isEqualTo("H2C_UPGRADE");
+    }
+}
