@@ -58,7 +58,7 @@ class WireBytesTest {
         int port = server.port(listener);
         List<ExchangeResult> results = new ArrayList<>();
         Map<String, Long> wire;
-        try (LoopbackCapture capture = LoopbackCapture.start(List.of(port)); UserConnections user = UserConnections.open(6)) {
+        try (LoopbackCapture capture = LoopbackCapture.start(List.of(port)); UserConnections user = UserConnections.open()) {
             for (int i = 0; i < 5; i++) {
                 ExchangeResult result = user.send(ExchangeRequest.get(URI.create(server.baseUri(listener) + path), mode));
                 assertThat(result.failureMessage()).isNull();
