@@ -1,0 +1,146 @@
+package io.h2bench.wire;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A live tshark capture of loopback TCP traffic to a set of server ports: the outside witness the
+ * sampler's byte counts are checked against. Counts TCP payload bytes per server port and
+ * direction, retransmissions excluded (loopback has none, but a witness should not double count).
+ */
+public final class LoopbackCapture implements AutoCloseable {
+
+    private final Process tshark;
+    private final List<Integer> ports;
+    private final Map<String, Long> bytes = new ConcurrentHashMap<>();
+    private final Set<Integer> seenSourcePorts = ConcurrentHashMap.newKeySet();
+    private final Thread reader;
+
+    private LoopbackCapture(Process tshark, List<Integer> ports) {
+        this.tshark = tshark;
+        this.ports = ports;
+        this.reader = new Thread(this::readPackets, "tshark-packets");
+        this.reader.setDaemon(true);
+    }
+
+    /** True when tshark is installed and may capture here (CI installs it; root may capture). */
+    public static boolean available() {
+        try {
+            Process probe = new ProcessBuilder("tshark", "-D").redirectErrorStream(true).start();
+            String interfaces = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return probe.waitFor(20, TimeUnit.SECONDS) && probe.exitValue() == 0 && interfaces.contains("lo");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Starts capturing and returns once the capture is live (see {@link #sync()}). */
+    public static LoopbackCapture start(List<Integer> serverPorts) throws IOException, InterruptedException {
+        String filter = serverPorts.stream().map(port -> "tcp port " + port).collect(Collectors.joining(" or "));
+        Process tshark = new ProcessBuilder("tshark", "-i", "lo", "-f", filter, "-l", "-n",
+                "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
+                "-e", "tcp.analysis.retransmission")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts));
+        capture.reader.start();
+        try {
+            capture.sync();
+        } catch (IOException e) {
+            capture.close();
+            throw e;
+        }
+        return capture;
+    }
+
+    /**
+     * Returns once tshark has printed every packet sent before this call: it opens an empty TCP
+     * connection to the first port (no payload, so it counts for nothing) and waits for that
+     * connection's packets, which tshark prints in order, after everything before them. tshark's
+     * own "Capturing on" line can come before the capture is live, and its output lags the wire.
+     */
+    public void sync() throws IOException, InterruptedException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            if (!tshark.isAlive()) {
+                throw new IOException("tshark stopped; exit code " + tshark.exitValue());
+            }
+            int probePort;
+            try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), ports.get(0))) {
+                probePort = probe.getLocalPort();
+                probe.setSoLinger(true, 0);
+            }
+            for (int wait = 0; wait < 20; wait++) {
+                if (seenSourcePorts.contains(probePort)) {
+                    return;
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new IOException("tshark printed no packet of a probe connection within 10 s");
+    }
+
+    /**
+     * Payload bytes seen so far, once every packet sent before this call is in: key
+     * {@code port + ">"} = to the server, {@code port + "<"} = from it.
+     */
+    public Map<String, Long> countSoFar() throws IOException, InterruptedException {
+        sync();
+        return Map.copyOf(bytes);
+    }
+
+    @Override
+    public void close() {
+        if (tshark.isAlive()) {
+            // SIGTERM: tshark prints what it has and exits.
+            tshark.destroy();
+            try {
+                if (!tshark.waitFor(20, TimeUnit.SECONDS)) {
+                    tshark.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void readPackets() {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(tshark.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                count(line.split("\t", -1));
+            }
+        } catch (IOException e) {
+            // tshark ended.
+        }
+    }
+
+    private void count(String[] fields) {
+        if (fields.length < 3 || fields[0].isEmpty()) {
+            return;
+        }
+        int source = Integer.parseInt(fields[0]);
+        seenSourcePorts.add(source);
+        if (fields[2].isEmpty() || (fields.length > 3 && !fields[3].isEmpty())) {
+            return;
+        }
+        int destination = Integer.parseInt(fields[1]);
+        long length = Long.parseLong(fields[2]);
+        if (ports.contains(destination)) {
+            bytes.merge(destination + ">", length, Long::sum);
+        } else if (ports.contains(source)) {
+            bytes.merge(source + "<", length, Long::sum);
+        }
+    }
+}
