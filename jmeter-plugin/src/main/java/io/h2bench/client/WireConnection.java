@@ -10,17 +10,18 @@ import java.util.List;
  *   <li>Read bytes: each exchange first gets the response bytes Jetty delivered to it (body bytes
  *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2). The rest of
  *       what was read (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is
- *       overhead, settled when an exchange ends: alone on the connection it takes all of it, which
- *       makes the usual one-request-at-a-time sample exact; among k concurrent exchanges it takes a
- *       k-th and leaves the rest to the others.</li>
+ *       overhead, settled when the last exchange in flight ends: it takes all of it. That makes the
+ *       usual one-request-at-a-time sample exact; among concurrent exchanges (a page's resources,
+ *       pushes) the one that ends last carries the frame and TLS overhead of them all, since
+ *       until then part of what was read may be content Jetty has yet to deliver to another.</li>
  *   <li>Written bytes are shared equally among the exchanges still sending their request, or among
  *       all in flight when none is (WINDOW_UPDATE for their data); one in flight gets them all.</li>
  *   <li>Bytes moved while none is in flight (TLS handshake, HTTP/2 preface and SETTINGS before the
  *       first request, frames between requests) go to the next exchange that begins on the
  *       connection; bytes after the last one (GOAWAY, close_notify) are not attributed.</li>
  * </ol>
- * The exchanges of a connection thus add up to its wire total, up to its closing bytes, and each
- * exchange gets at least its own body bytes. Overhead is settled at exchange ends, not per socket
+ * The exchanges of a connection thus add up to its wire total, up to its closing bytes, and never
+ * to more. Overhead is settled at exchange ends, not per socket
  * read, because Jetty may deliver a read's content later (TLS records, HTTP/2 flow control).
  * An exchange is in flight from the moment Jetty assigns it the connection until its response
  * completes; a push from its PUSH_PROMISE until its response completes.
@@ -32,7 +33,7 @@ final class WireConnection {
     private final long tcpConnectedNanos;
     private final List<ExchangeRecorder> inFlight = new ArrayList<>();
     private final List<ExchangeRecorder> sending = new ArrayList<>();
-    /** Read bytes not yet explained by delivered response bytes nor settled; negative while delivery runs ahead. */
+    /** Read bytes not yet explained by delivered response bytes nor settled; never negative. */
     private long unexplainedIn;
     private long carriedIn;
     private long carriedOut;
@@ -111,18 +112,25 @@ final class WireConnection {
         sending.remove(exchange);
     }
 
-    /** Response bytes (headers or body) Jetty delivered to the exchange: they are its own. */
+    /**
+     * Response bytes (headers or body) Jetty delivered to the exchange: they are its own, up to
+     * what was read and not yet given away. Jetty delivers content after it was read (TLS, flow
+     * control), so an exchange that ended meanwhile may already hold it as its share of the
+     * overhead; counting it again here would make the exchanges add up to more than the wire.
+     */
     synchronized void received(ExchangeRecorder exchange, long bytes) {
-        exchange.addWireBytes(bytes, 0);
-        unexplainedIn -= bytes;
+        long credit = Math.min(bytes, Math.max(0, unexplainedIn));
+        exchange.addWireBytes(credit, 0);
+        unexplainedIn -= credit;
     }
 
     /** The exchange completed: it takes its share of the overhead read so far and leaves. */
     synchronized void end(ExchangeRecorder exchange) {
-        if (unexplainedIn > 0 && inFlight.contains(exchange)) {
-            long share = unexplainedIn / inFlight.size();
-            exchange.addWireBytes(share, 0);
-            unexplainedIn -= share;
+        // Only the last one in flight: while others are, part of what was read may be their
+        // content that Jetty has not delivered yet, which is theirs and not overhead.
+        if (unexplainedIn > 0 && inFlight.size() == 1 && inFlight.contains(exchange)) {
+            exchange.addWireBytes(unexplainedIn, 0);
+            unexplainedIn = 0;
         }
         inFlight.remove(exchange);
         sending.remove(exchange);
