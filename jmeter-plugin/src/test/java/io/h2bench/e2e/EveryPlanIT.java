@@ -18,7 +18,7 @@ import io.h2bench.server.Listener;
 class EveryPlanIT extends PlanAgainstServer {
 
     @ParameterizedTest
-    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "load.jmx"})
+    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "resource-sweep.jmx", "load.jmx"})
     void shouldRunWithoutErrorsWhenPlanRunsHeadlessOnce(String plan) throws Exception {
         Map<String, String> properties = planProperties(1);
         if (plan.equals("load.jmx")) {

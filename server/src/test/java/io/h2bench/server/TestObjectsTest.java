@@ -50,7 +50,8 @@ class TestObjectsTest {
                 new Object[] {"/large-text.txt", "text/plain", 2_097_152, 2_097_152},
                 new Object[] {"/option?size=44k", "application/octet-stream", 45_056, 45_056},
                 new Object[] {"/articles?count=25", "application/json", 500, 1_000},
-                new Object[] {"/articles/7", "application/json", 100, 300});
+                new Object[] {"/articles/7", "application/json", 100, 300},
+                new Object[] {"/resources?count=150&size=0.2m&delay=30", "text/html", 7_000, 9_000});
         return Stream.of(Listener.values()).flatMap(listener -> objects.stream()
                 .map(o -> Arguments.of(listener, o[0], o[1], o[2], o[3])));
     }
@@ -79,6 +80,17 @@ class TestObjectsTest {
         }
         // The seed's waterfall: 394 kB of resources, 396 kB transferred.
         assertThat(total).isBetween(393_000, 397_000);
+    }
+
+    @Test
+    void shouldEmbedDistinctOptionObjectsWhenAResourcePageIsAsked() throws Exception {
+        String page = new String(get(Listener.H1, "/resources?count=3&size=44k&delay=10").body(),
+                java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(page).contains(
+                "<img src=\"/option?size=44k&amp;delay=10&amp;n=1\"",
+                "<img src=\"/option?size=44k&amp;delay=10&amp;n=3\"").doesNotContain("n=4");
+        assertThat(get(Listener.H1, "/option?size=44k&delay=10&n=3").body()).hasSize(45_056);
     }
 
     @Test

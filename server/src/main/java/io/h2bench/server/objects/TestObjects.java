@@ -16,6 +16,7 @@ public final class TestObjects {
             "/small-text.txt        44 kB of text",
             "/large-text.txt        2 MB of text",
             "/option?size=44k&delay=100   S bytes after D ms (seed 003)",
+            "/resources?count=150&size=0.2m&delay=30   a page of N such objects, fetched in parallel (seed 003)",
             "/articles?count=25[&embed=item]   REST collection, /articles/{id} with ETag (seed 004)");
 
     private TestObjects() {
@@ -30,6 +31,7 @@ public final class TestObjects {
         option.setAsyncSupported(true);
         context.addServlet(option, "/option");
         context.addServlet(new ServletHolder("articles", new ArticlesServlet()), "/articles/*");
+        context.addServlet(new ServletHolder("resources", new ResourcePageServlet()), "/resources");
         return context;
     }
 }
