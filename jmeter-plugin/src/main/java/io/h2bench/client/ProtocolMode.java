@@ -16,7 +16,10 @@ public enum ProtocolMode {
     /** Cleartext HTTP/1.1 request with {@code Upgrade: h2c}; the connection switches on 101. */
     H2C_UPGRADE;
 
-    /** Reads a property value; blank or unknown values fall back to {@link #HTTP_2}. */
+    /**
+     * Reads a property value; blank means {@link #HTTP_2}. Anything else unknown is refused, so a
+     * typo in a plan fails its samples with a clear message instead of measuring another protocol.
+     */
     public static ProtocolMode parse(String value) {
         if (value == null || value.isBlank()) {
             return HTTP_2;
@@ -24,7 +27,8 @@ public enum ProtocolMode {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException unknown) {
-            return HTTP_2;
+            throw new IllegalArgumentException("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE; was '"
+                    + value + "'", unknown);
         }
     }
 

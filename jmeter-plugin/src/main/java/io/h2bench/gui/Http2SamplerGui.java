@@ -1,12 +1,12 @@
 package io.h2bench.gui;
 
+import io.h2bench.client.ProtocolMode;
 import io.h2bench.sampler.Http2Sampler;
 import javax.swing.JPanel;
 import javax.swing.JTabbedPane;
 import java.awt.BorderLayout;
 import org.apache.jmeter.protocol.http.control.gui.HttpTestSampleGui;
 import org.apache.jmeter.testelement.TestElement;
-import io.h2bench.client.ProtocolMode;
 
 /**
  * JMeter wiring for {@link Http2Sampler}: JMeter's own HTTP Request editor (URL, parameters, body,
@@ -45,7 +45,14 @@ public class Http2SamplerGui extends HttpTestSampleGui {
     public void configure(TestElement element) {
         super.configure(element);
         if (element instanceof Http2Sampler sampler) {
-            panel().setValues(sampler.getHttpVersion(), sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
+            ProtocolMode mode;
+            try {
+                mode = sampler.getHttpVersion();
+            } catch (IllegalArgumentException unknown) {
+                // A value the combo cannot show (a typo, a ${variable}); the sample reports it.
+                mode = ProtocolMode.HTTP_2;
+            }
+            panel().setValues(mode, sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
         }
     }
 

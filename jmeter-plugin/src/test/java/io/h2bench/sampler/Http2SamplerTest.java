@@ -80,6 +80,18 @@ class Http2SamplerTest {
     }
 
     @Test
+    void shouldFailTheSampleWithTheValidVersionsWhenTheHttpVersionIsUnknown() {
+        target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_2);
+        sampler.setProperty("H2Bench.httpVersion", "HTTP2");
+
+        SampleResult result = sampler.sample();
+
+        assertThat(result.isSuccessful()).isFalse();
+        assertThat(result.getResponseMessage())
+                .contains("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE; was 'HTTP2'");
+    }
+
+    @Test
     void shouldReportRefusedConnectionsAsErrorsWhenNothingListens() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
