@@ -51,7 +51,7 @@ class TestObjectsTest {
                 new Object[] {"/option?size=44k", "application/octet-stream", 45_056, 45_056},
                 new Object[] {"/articles?count=25", "application/json", 500, 1_000},
                 new Object[] {"/articles/7", "application/json", 100, 300},
-                new Object[] {"/resources?count=150&size=0.2m&delay=30", "text/html", 7_000, 9_000});
+                new Object[] {"/resources?count=150&size=0.2m&delay=30", "text/html", 8_500, 9_500});
         return Stream.of(Listener.values()).flatMap(listener -> objects.stream()
                 .map(o -> Arguments.of(listener, o[0], o[1], o[2], o[3])));
     }
