@@ -2,35 +2,16 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
-import io.h2bench.server.ServerSettings;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ClientFailuresTest {
+class ClientFailuresTest extends AgainstServer {
 
     private static final Duration CONNECT = Duration.ofMillis(2_000);
     private static final Duration RESPONSE = Duration.ofMillis(500);
-
-    private H2BenchServer server;
-    private UserConnections user;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open();
-    }
-
-    @AfterEach
-    void stop() {
-        user.close();
-        server.close();
-    }
 
     private ExchangeResult get(URI uri, ProtocolMode mode) throws Exception {
         return user.send(ExchangeRequest.get(uri, mode).withTimeouts(CONNECT, RESPONSE));

@@ -2,40 +2,17 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
-import io.h2bench.server.ServerSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-class ClientMeasurementsTest {
-
-    private H2BenchServer server;
-    private UserConnections user;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open();
-    }
-
-    @AfterEach
-    void stop() {
-        user.close();
-        server.close();
-    }
-
-    private ExchangeResult get(Listener listener, String path, ProtocolMode mode) throws Exception {
-        return user.send(ExchangeRequest.get(URI.create(server.baseUri(listener) + path), mode));
-    }
+class ClientMeasurementsTest extends AgainstServer {
 
     @ParameterizedTest
     @CsvSource({"H1,HTTP_1_1", "H1_TLS,HTTP_1_1", "H2,HTTP_2", "H2C,H2C"})

@@ -2,36 +2,13 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
-import io.h2bench.server.ServerSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ClientProtocolsTest {
-
-    private H2BenchServer server;
-    private UserConnections user;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        user = UserConnections.open();
-    }
-
-    @AfterEach
-    void stop() {
-        user.close();
-        server.close();
-    }
-
-    private ExchangeResult get(Listener listener, String path, ProtocolMode mode) throws Exception {
-        return user.send(ExchangeRequest.get(URI.create(server.baseUri(listener) + path), mode));
-    }
+class ClientProtocolsTest extends AgainstServer {
 
     @Test
     void shouldNegotiateH2WithAlpnWhenHttp2OverTls() throws Exception {

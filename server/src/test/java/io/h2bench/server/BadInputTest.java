@@ -10,28 +10,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every bad input gets a clear status and a one-line reason, and the server keeps serving. */
-class BadInputTest {
-
-    private static H2BenchServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        client = TestClients.jdk(HttpClient.Version.HTTP_2);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+class BadInputTest extends SharedServerTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {

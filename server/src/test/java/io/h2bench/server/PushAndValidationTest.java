@@ -15,26 +15,10 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Server push through PushBuilder, conditional requests, h2c by prior knowledge, connection counts. */
-class PushAndValidationTest {
-
-    private static H2BenchServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        client = TestClients.jdk(HttpClient.Version.HTTP_2);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+class PushAndValidationTest extends SharedServerTest {
 
     @Test
     void shouldPushTheSixteenPageResourcesWhenPushIsRequestedOverH2() throws Exception {

@@ -12,8 +12,6 @@ import java.util.stream.Stream;
 
 import javax.imageio.ImageIO;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,22 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every static object over every listener, with the protocol the listener must negotiate. */
-class TestObjectsTest {
-
-    private static H2BenchServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-        // Asks for HTTP/2 everywhere: ALPN over TLS, Upgrade: h2c in clear text.
-        client = TestClients.jdk(HttpClient.Version.HTTP_2);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+class TestObjectsTest extends SharedServerTest {
 
     static Stream<Arguments> objects() {
         List<Object[]> objects = List.of(
