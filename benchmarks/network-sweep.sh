@@ -15,37 +15,23 @@ losses="${2:-0% 1%}"
 iterations="${3:-5}"
 run="target/h2bench-network-sweep-run"
 out="target/h2bench-network-sweep"
-# shellcheck source=../bin/lib/server.sh
-. "$root/bin/lib/server.sh"
-fresh_run "$run" "$out" || exit 1
-mkdir -p "$out"
-trap stop_server EXIT
-trap 'exit 130' INT TERM
-
-mean_of() { # mean_of CSV PROTOCOL: the mean page time of PROTOCOL in a comparison.csv
-  awk -F, -v p="$2" '$1 == "page" && $2 == p { print $3 }' "$1"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.2f", a / b }'; }
+# shellcheck source=../bin/lib/sweep.sh
+. "$root/bin/lib/sweep.sh"
+sweep_start "$run" "$out"
 
 echo "latency,loss,h1_ms,h2c_ms,h2c_to_h1,h1_tls_ms,h2_ms,h2_to_h1_tls,errors" >"$out/sweep.csv"
-limit=()
-command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 900)
 for latency in $latencies; do
   for loss in $losses; do
     cell="$run/${latency}-${loss%\%}"
     mkdir -p "$cell"
     echo "== latency $latency, loss $loss"
     start_server "$cell" --latency="$latency" --loss="$loss" || exit 1
-    ${limit[@]+"${limit[@]}"} java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/network-sweep.jmx \
-      -l "$cell/results.jtl" -j "$cell/jmeter.log" -Jiterations="$iterations" \
-      -Jjmeter.save.saveservice.subresults=false -Jsummariser.interval=10 "${server_ports[@]}" \
-      2>&1 | grep -E '^summary =' || true
+    run_cell "$cell" test-plans/network-sweep.jmx -Jiterations="$iterations" || exit 1
     stop_server
-    java -cp jmeter-plugin/target/h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport \
-      "$cell/results.jtl" "$cell" >/dev/null
     csv="$cell/comparison.csv"
-    h1=$(mean_of "$csv" h1); h2c=$(mean_of "$csv" h2c); tls=$(mean_of "$csv" h1-tls); h2=$(mean_of "$csv" h2)
-    errors=$(awk -F, 'NR > 1 { sum += $7 } END { print sum + 0 }' "$csv")
+    h1=$(mean_of "$csv" page h1); h2c=$(mean_of "$csv" page h2c)
+    tls=$(mean_of "$csv" page h1-tls); h2=$(mean_of "$csv" page h2)
+    errors=$(errors_of "$csv")
     echo "$latency,$loss,$h1,$h2c,$(ratio "$h2c" "$h1"),$tls,$h2,$(ratio "$h2" "$tls"),$errors" >>"$out/sweep.csv"
   done
 done

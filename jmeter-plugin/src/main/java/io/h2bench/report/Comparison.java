@@ -18,6 +18,13 @@ public final class Comparison {
     public static final String BASELINE = "h1";
 
     /**
+     * Labels of the plans' warm-up thread group: the first page loads of a JVM pay class loading and
+     * JIT compilation (seconds on a busy machine), which would be charged to whichever protocol ran
+     * first, so they are run once under this prefix and left out of the comparison.
+     */
+    public static final String WARM_UP_PREFIX = "warm-up ";
+
+    /**
      * The listeners' order. A variant such as {@code h2-push} or {@code h1-compound} follows its base
      * protocol (so seed 000 reads h1, h1-tls, h2, h2-push, h2c); anything else comes last.
      */
@@ -30,7 +37,9 @@ public final class Comparison {
     }
 
     public static Comparison of(List<Sample> samples) {
-        List<Sample> parents = withoutSubResults(samples);
+        List<Sample> parents = withoutSubResults(samples).stream()
+                .filter(sample -> !sample.label().startsWith(WARM_UP_PREFIX))
+                .toList();
         Map<String, Map<String, List<Sample>>> byObject = new LinkedHashMap<>();
         for (Sample sample : parents) {
             LabelKey key = LabelKey.parse(sample.label());

@@ -55,6 +55,15 @@ class ComparisonTest {
         assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 0.5);
     }
 
+    @Test
+    void shouldLeaveWarmUpOutWhenThePlanRanAWarmUpThreadGroup() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("warm-up h1 page", 5000), sample("warm-up h2 page", 900), sample("h1 page", 20), sample("h2 page", 10)));
+
+        assertThat(comparison.rows()).extracting(ComparisonRow::protocol).containsExactly("h1", "h2");
+        assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 0.5);
+    }
+
     private static Sample sample(String label, long elapsed) {
         return new Sample(0, elapsed, label, "200", "t", true, "", 1, 1, 1, 0);
     }

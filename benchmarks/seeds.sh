@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Re-runs the five seed experiments with the parameters the site's seed pages describe, one after the
+# other, and keeps each run's tables, JTLs and logs in target/h2bench-seeds/<seed>/ together with
+# the machine it ran on (machine.txt). Build first (mvn -B package -DskipTests).
+#
+#   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 003 004 (default: all; about 20 minutes)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+out="target/h2bench-seeds"
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=(000 001-002 003 004)
+for seed in "${seeds[@]}"; do
+  case "$seed" in 000|001-002|003|004) ;; *) echo "seeds.sh: unknown seed '$seed' (000 001-002 003 004)" >&2; exit 2 ;; esac
+done
+
+machine() { # what the figures depend on, written next to them
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "cpu: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+  echo "memory: $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+run_seed() {
+  local seed="$1" dir="$out/$1"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  machine >"$dir/machine.txt"
+  echo "===== seed $seed ($(date -u +%H:%M:%S))"
+  case "$seed" in
+    000) # Chrome DevTools with 100 ms added latency, cache off, 10 loads per cell: reloads in a
+      # browser keep their connections (warm); cold pays TCP + TLS at 100 ms on every load
+      bin/compare --skip-build --latency 100ms --iterations 10 --warm --out "$dir/warm"
+      bin/compare --skip-build --latency 100ms --iterations 10 --out "$dir/cold"
+      for kind in warm cold; do
+        for ext in md csv png; do cp "$dir/$kind/comparison.$ext" "$dir/comparison-$kind.$ext"; done
+      done ;;
+    001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002)
+      benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5
+      cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
+    003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms
+      benchmarks/resource-sweep.sh "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40
+        6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30" 5
+      cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/" ;;
+    004) # a REST collection seven ways, 25 and 500 items; the seed's first setup added 40-80 ms per request
+      bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms --iterations 10 --out "$dir/report"
+      cp "$dir/report/comparison."{md,csv,png} "$dir/" ;;
+  esac
+  echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/machine.txt"
+}
+
+for seed in "${seeds[@]}"; do
+  run_seed "$seed"
+done
+echo "== done: $out/<seed>/ (machine.txt, the tables, and each run's report)"
