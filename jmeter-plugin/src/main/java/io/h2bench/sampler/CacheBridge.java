@@ -22,9 +22,6 @@ import org.apache.http.HttpVersion;
  */
 final class CacheBridge {
 
-    /** JMeter's property for what a fresh cached resource produces (default: no sample at all). */
-    private static final String MODE = JMeterUtils.getPropDefault("cache_manager.cached_resource_mode", "RETURN_NO_SAMPLE");
-
     private CacheBridge() {
     }
 
@@ -37,15 +34,26 @@ final class CacheBridge {
         return cache.inCache(url, jmeterHeaders);
     }
 
-    /** What JMeter's own sampler returns for a resource taken from the cache; null means no sample. */
+    /**
+     * What JMeter's own HTTP samplers return for a resource taken from the cache, by its property
+     * {@code cache_manager.cached_resource_mode}: no sample at all (the default), a 200 "(ex cache)",
+     * or the status set in {@code RETURN_CUSTOM_STATUS.code/.message}. Read per use, not once per
+     * JVM, so every run (and test) gets the mode its properties say.
+     */
     static HTTPSampleResult cachedResult(HTTPSampleResult result) {
-        if ("RETURN_NO_SAMPLE".equals(MODE)) {
+        String mode = JMeterUtils.getPropDefault("cache_manager.cached_resource_mode", "RETURN_NO_SAMPLE");
+        if ("RETURN_NO_SAMPLE".equals(mode)) {
             return null;
         }
         result.sampleStart();
         result.sampleEnd();
-        result.setResponseCodeOK();
-        result.setResponseMessage(JMeterUtils.getPropDefault("RETURN_200_CACHE.message", "(ex cache)"));
+        if ("RETURN_CUSTOM_STATUS".equals(mode)) {
+            result.setResponseCode(JMeterUtils.getProperty("RETURN_CUSTOM_STATUS.code"));
+            result.setResponseMessage(JMeterUtils.getProperty("RETURN_CUSTOM_STATUS.message"));
+        } else {
+            result.setResponseCodeOK();
+            result.setResponseMessage(JMeterUtils.getPropDefault("RETURN_200_CACHE.message", "(ex cache)"));
+        }
         result.setSuccessful(true);
         return result;
     }

@@ -29,16 +29,18 @@ public final class H2BenchServer implements AutoCloseable {
     private final Server server;
     private final Map<Listener, ServerConnector> connectors;
     private final Map<Listener, AtomicLong> accepted;
+    private final RequestCounter requests;
     private final Map<Listener, LatencyProxy> proxies;
     private final TlsMaterial tls;
     private final String host;
     private final LinkProfile network;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
-                          Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings) {
+                          RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
+        this.requests = requests;
         this.proxies = proxies;
         this.tls = tls;
         this.host = uriHost(settings.bind());
@@ -74,7 +76,8 @@ public final class H2BenchServer implements AutoCloseable {
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         server.setErrorHandler(errors);
-        server.setHandler(TestObjects.context());
+        RequestCounter requests = new RequestCounter(TestObjects.context());
+        server.setHandler(requests);
         server.setStopAtShutdown(true);
         try {
             server.start();
@@ -93,7 +96,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, proxies, tls, settings);
+        return new H2BenchServer(server, connectors, accepted, requests, proxies, tls, settings);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -128,6 +131,14 @@ public final class H2BenchServer implements AutoCloseable {
     /** TCP connections this listener accepted since start: tests count a client's connections with it. */
     public long connectionsAccepted(Listener listener) {
         return accepted.get(listener).get();
+    }
+
+    /**
+     * Requests for a path with its query ({@code /articles/1}, {@code /articles?count=25}) on all
+     * listeners since start, server pushes included: tests count a client's requests with it.
+     */
+    public long requestsReceived(String pathAndQuery) {
+        return requests.count(pathAndQuery);
     }
 
     public TlsMaterial tls() {

@@ -1,0 +1,28 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+
+class RequestCounterTest extends SharedServerTest {
+
+    @Test
+    void shouldCountEachRequestByPathAndQueryWhenRequestsArriveOnAnyListener() throws Exception {
+        send(Listener.H1, "/articles/9001");
+        send(Listener.H2, "/articles/9001");
+        send(Listener.H2C, "/articles?count=3");
+
+        assertThat(server.requestsReceived("/articles/9001")).isEqualTo(2);
+        assertThat(server.requestsReceived("/articles?count=3")).isEqualTo(1);
+        assertThat(server.requestsReceived("/articles?count=4")).isZero();
+    }
+
+    private static void send(Listener listener, String path) throws Exception {
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(server.baseUri(listener).resolve(path)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).isEqualTo(200);
+    }
+}
