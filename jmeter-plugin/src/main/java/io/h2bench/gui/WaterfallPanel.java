@@ -9,10 +9,12 @@ import java.awt.RenderingHints;
 import io.h2bench.report.WaterfallPhase;
 import io.h2bench.report.WaterfallRow;
 import java.util.List;
+import java.awt.Rectangle;
 import javax.swing.JPanel;
+import javax.swing.Scrollable;
 
 /** Plain Swing: paints waterfall rows on one time axis, with connection id, protocol and push marks. */
-public class WaterfallPanel extends JPanel {
+public class WaterfallPanel extends JPanel implements Scrollable {
 
     private static final long serialVersionUID = 1L;
     private static final int ROW = 20;
@@ -28,9 +30,35 @@ public class WaterfallPanel extends JPanel {
 
     public void show(List<WaterfallRow> newRows) {
         rows = List.copyOf(newRows);
-        setPreferredSize(new Dimension(900, TOP + ROW * (rows.size() + 1)));
+        setPreferredSize(new Dimension(LABEL_WIDTH + INFO_WIDTH + 300, TOP + ROW * (rows.size() + 1)));
         revalidate();
         repaint();
+    }
+
+    /** As wide as the scroll pane shows, so the time axis always fits; scrolls vertically only. */
+    @Override
+    public boolean getScrollableTracksViewportWidth() {
+        return true;
+    }
+
+    @Override
+    public boolean getScrollableTracksViewportHeight() {
+        return false;
+    }
+
+    @Override
+    public Dimension getPreferredScrollableViewportSize() {
+        return getPreferredSize();
+    }
+
+    @Override
+    public int getScrollableUnitIncrement(Rectangle visible, int orientation, int direction) {
+        return ROW;
+    }
+
+    @Override
+    public int getScrollableBlockIncrement(Rectangle visible, int orientation, int direction) {
+        return Math.max(ROW, visible.height - ROW);
     }
 
     @Override
