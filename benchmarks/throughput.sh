@@ -7,7 +7,8 @@
 # and again at MANY users for h1-tls and h2, for the client's thread count. Per measurement:
 # requests/s, mean and p90 elapsed, client and server CPU, the client's peak thread count.
 # Writes throughput.md (figures and h2bench / peer ratios), results.csv, machine.txt and every
-# tool's raw output. Build first (mvn -B package -DskipTests). Fails on any failed request.
+# tool's raw output. Build first (mvn -B package -DskipTests). Fails (after the table) on any
+# failed request.
 set -euo pipefail
 
 usage() {
@@ -115,7 +116,7 @@ run_jmeter() {
   # comparison.csv: object,protocol,mean_ms,median_ms,p90_ms,n,errors,ratio_to_h1
   read -r mean p90 requests errors < <(awk -F, 'NR == 2 { print $3, $5, $6, $7 }' "$dir/comparison.csv") || true
   [ -n "${requests:-}" ] && [ "$requests" -gt 0 ] || fail "no samples in $dir/results.jtl"
-  [ "$errors" = 0 ] || fail "$errors of $requests samples failed in $dir/results.jtl"
+  [ "$errors" = 0 ] || echo "   $errors of $requests samples failed ($dir/results.jtl)" | tee -a "$out/failures.txt"
   # JTL: timeStamp,elapsed,... and Connect last; a sample with a connect time opened a connection
   read -r rate connections < <(awk -F, 'NR > 1 { if (first == "" || $1 < first) first = $1
       if ($1 + $2 > last) last = $1 + $2; if ($NF > 0) opened++; n++ }
@@ -124,15 +125,17 @@ run_jmeter() {
 
 # run_h2load DIR PROTOCOL USERS: h2load with USERS connections, one request in flight on each
 run_h2load() {
-  local dir="$1" protocol="$2" n="$3" failed
-  measured "$dir/client" "${limit[@]}" h2load -c "$n" -m 1 -D "$duration" ${h2load_options[@]+"${h2load_options[@]}"} \
-    "$scheme://127.0.0.1:$port$path" || fail "h2load failed ($dir/client.out)"
+  local dir="$1" protocol="$2" n="$3"
+  # h2load 1.52 --h1 -D was seen to go on sending after "Stopped all clients": cut it off
+  measured "$dir/client" timeout "$((duration + 30))" h2load -c "$n" -m 1 -D "$duration" ${h2load_options[@]+"${h2load_options[@]}"} \
+    "$scheme://127.0.0.1:$port$path" || fail "h2load failed or did not stop within 30 s of its duration ($dir/client.out)"
   grep -E '^(finished|requests):' "$dir/client.out" | sed 's/^/   /'
   grep -q "^Application protocol: $alpn\$" "$dir/client.out" || fail "h2load did not speak $alpn ($dir/client.out)"
   rate="$(awk '/^finished in/ { sub(/,/, "", $4); print $4 }' "$dir/client.out")"
   # requests: T total, S started, D done, OK succeeded, F failed, E errored, X timeout
-  read -r requests failed < <(awk '/^requests:/ { print $8, $2 - $8 }' "$dir/client.out") || true
-  [ "${failed:-}" = 0 ] || fail "$failed of $((requests + failed)) h2load requests failed ($dir/client.out)"
+  read -r requests errors < <(awk '/^requests:/ { print $8, $2 - $8 }' "$dir/client.out") || true
+  [ -n "${errors:-}" ] || fail "no request counts in $dir/client.out"
+  [ "$errors" = 0 ] || echo "   $errors of $((requests + errors)) h2load requests failed ($dir/client.out)" | tee -a "$out/failures.txt"
   # time for request: min max mean sd, each with its unit
   mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000
       sub(/[a-z]+$/, "", v); printf "%.1f", v * f }' "$dir/client.out")"
@@ -166,10 +169,10 @@ measurements() {
 
 write_machine_facts
 start_server "$run" || exit 1
-echo "== warming the server up: h2load, 10 connections for 5 s per listener"
+echo "== warming the server up: h2load, 5,000 requests on 10 connections per listener"
 for protocol in h1-tls h2 h2c; do
   protocol_settings "$protocol"
-  h2load -c 10 -m 1 -D 5 ${h2load_options[@]+"${h2load_options[@]}"} "$scheme://127.0.0.1:$port$path" \
+  timeout 60 h2load -n 5000 -c 10 -m 1 ${h2load_options[@]+"${h2load_options[@]}"} "$scheme://127.0.0.1:$port$path" \
     >"$run/warm-up-$protocol.out" 2>&1 || fail "warm-up on $protocol failed ($run/warm-up-$protocol.out)"
 done
 
@@ -191,3 +194,5 @@ done
 awk -v duration="$duration" -v path="$path" -v rounds="$rounds" -v machine="$out/machine.txt" -f benchmarks/throughput-table.awk "$out/results.csv" >"$out/throughput.md"
 cat "$out/throughput.md"
 echo "== done: $out/throughput.md, results.csv, machine.txt; each tool's own output under $run/"
+[ ! -s "$out/failures.txt" ] || fail "requests failed, the figures above are not clean:
+$(cat "$out/failures.txt")"
