@@ -30,7 +30,7 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 130' INT TERM
 start_server "$run" || exit 1
-h2_port="$(printf '%s\n' "${server_ports[@]}" | sed -n 's/^-Jh2_port=//p')"
+h2_port="$(server_port h2_port)"
 
 echo "== remote engine on 127.0.0.1:$rmi_port (log: $run/jmeter-server.log)"
 java -Djava.rmi.server.hostname=127.0.0.1 -jar "$jmeter_jar" -s -j "$run/jmeter-server.log" \

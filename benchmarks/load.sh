@@ -28,7 +28,7 @@ command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 "$(
 # protocol label, scheme, port property, H2Bench.httpVersion
 for spec in "h1 http h1_port HTTP_1_1" "h1-tls https tls_port HTTP_1_1" "h2 https h2_port HTTP_2" "h2c http h2c_port H2C"; do
   read -r protocol scheme port_property version <<<"$spec"
-  port="$(printf '%s\n' "${server_ports[@]}" | sed -n "s/^-J${port_property}=//p")"
+  port="$(server_port "$port_property")"
   echo "== $protocol: $threads users for $duration s on $path"
   ${limit[@]+"${limit[@]}"} java -Xmx1g -jar "$jmeter_jar" -n -t "${LOAD_PLAN:-test-plans/load.jmx}" \
     -l "$run/results.jtl" -j "$run/jmeter-$protocol.log" -Jsummariser.interval=5 \

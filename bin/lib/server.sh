@@ -40,6 +40,11 @@ start_server() {
   done
 }
 
+# server_port PROPERTY: the port behind one of server_ports (h1_port, tls_port, h2_port, h2c_port)
+server_port() {
+  printf '%s\n' "${server_ports[@]}" | sed -n "s/^-J$1=//p"
+}
+
 # The banner prints a header line "<listener> - <description>" followed by that listener's URLs.
 port_of() {
   awk -v id="$2" '$1 == id && $2 == "-" { found = 1; next }

@@ -7,7 +7,6 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -52,9 +51,10 @@ public final class SharedClient {
         connector.setSslContextFactory(tls);
 
         HTTP2Client http2 = new HTTP2Client(connector);
-        // h2 first: ALPN offers the protocols in this order, falling back to http/1.1.
+        // h2 first: ALPN offers the protocols in this order, falling back to http/1.1. The first
+        // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
-                new ClientConnectionFactoryOverHTTP2.HTTP2(http2), HttpClientConnectionFactory.HTTP11);
+                new EarlyRequestHttp2(http2), HttpClientConnectionFactory.HTTP11);
         // Pool size per user and origin comes from the tag; one per origin for HTTP/2, which also
         // avoids the cold-pool burst of one connection per request before SETTINGS arrive.
         transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(

@@ -6,17 +6,17 @@ import java.awt.Font;
 import java.awt.Graphics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import io.h2bench.report.WaterfallPhase;
+import io.h2bench.report.WaterfallRow;
 import java.util.List;
+import java.awt.Rectangle;
 import javax.swing.JPanel;
+import javax.swing.Scrollable;
 
 /** Plain Swing: paints waterfall rows on one time axis, with connection id, protocol and push marks. */
-public class WaterfallPanel extends JPanel {
+public class WaterfallPanel extends JPanel implements Scrollable {
 
     private static final long serialVersionUID = 1L;
-    static final Color BLOCKED = new Color(0xB0B0B0);
-    static final Color CONNECT = new Color(0xF2A03D);
-    static final Color WAITING = new Color(0x3DAA5C);
-    static final Color RECEIVING = new Color(0x3D7DD8);
     private static final int ROW = 20;
     private static final int LABEL_WIDTH = 260;
     private static final int INFO_WIDTH = 150;
@@ -30,9 +30,35 @@ public class WaterfallPanel extends JPanel {
 
     public void show(List<WaterfallRow> newRows) {
         rows = List.copyOf(newRows);
-        setPreferredSize(new Dimension(900, TOP + ROW * (rows.size() + 1)));
+        setPreferredSize(new Dimension(LABEL_WIDTH + INFO_WIDTH + 300, TOP + ROW * (rows.size() + 1)));
         revalidate();
         repaint();
+    }
+
+    /** As wide as the scroll pane shows, so the time axis always fits; scrolls vertically only. */
+    @Override
+    public boolean getScrollableTracksViewportWidth() {
+        return true;
+    }
+
+    @Override
+    public boolean getScrollableTracksViewportHeight() {
+        return false;
+    }
+
+    @Override
+    public Dimension getPreferredScrollableViewportSize() {
+        return getPreferredSize();
+    }
+
+    @Override
+    public int getScrollableUnitIncrement(Rectangle visible, int orientation, int direction) {
+        return ROW;
+    }
+
+    @Override
+    public int getScrollableBlockIncrement(Rectangle visible, int orientation, int direction) {
+        return Math.max(ROW, visible.height - ROW);
     }
 
     @Override
@@ -66,15 +92,15 @@ public class WaterfallPanel extends JPanel {
     private static void paintRow(Graphics2D g, WaterfallRow row, int y, long span, int left, int width) {
         g.setColor(row.successful() ? Color.BLACK : Color.RED);
         g.drawString(shorten(row.label(), 42), 4, y + 14);
-        g.drawString("#" + row.connectionId() + " " + row.protocol() + (row.pushed() ? " push" : ""), LABEL_WIDTH + 4, y + 14);
+        String connection = row.connectionId() == WaterfallRow.UNKNOWN_CONNECTION ? "#?" : "#" + row.connectionId();
+        g.drawString(connection + " " + row.protocol() + (row.pushed() ? " push" : ""), LABEL_WIDTH + 4, y + 14);
         long at = row.offsetMillis();
-        at = segment(g, BLOCKED, at, row.blockedMillis(), y, span, left, width);
-        at = segment(g, CONNECT, at, row.connectMillis(), y, span, left, width);
-        at = segment(g, WAITING, at, row.waitingMillis(), y, span, left, width);
-        segment(g, RECEIVING, at, row.receivingMillis(), y, span, left, width);
+        for (WaterfallPhase phase : WaterfallPhase.values()) {
+            at = segment(g, new Color(phase.rgb()), at, phase.millis(row), y, span, left, width);
+        }
         if (row.pushed()) {
             int x = left + (int) (width * row.offsetMillis() / span);
-            g.setColor(Color.MAGENTA);
+            g.setColor(new Color(WaterfallPhase.PUSH_RGB));
             g.fillPolygon(new int[] {x - 4, x + 4, x}, new int[] {y + 2, y + 2, y + 8}, 3);
         }
     }

@@ -1,5 +1,6 @@
 package io.h2bench.gui;
 
+import io.h2bench.report.WaterfallRow;
 import java.awt.BorderLayout;
 import javax.swing.DefaultListModel;
 import javax.swing.JList;
@@ -36,7 +37,7 @@ public class WaterfallVisualizer extends AbstractVisualizer {
         list.addListSelectionListener(event -> {
             SampleResult selected = list.getSelectedValue();
             if (selected != null) {
-                waterfall.show(WaterfallRow.of(selected));
+                waterfall.show(WaterfallRow.of(PageSamples.of(selected)));
             }
         });
         add(new JSplitPane(JSplitPane.HORIZONTAL_SPLIT, new JScrollPane(list), new JScrollPane(waterfall)),

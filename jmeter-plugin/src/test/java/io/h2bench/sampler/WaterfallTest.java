@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.h2bench.client.ProtocolMode;
 import io.h2bench.gui.WaterfallPanel;
-import io.h2bench.gui.WaterfallRow;
+import io.h2bench.gui.PageSamples;
 import io.h2bench.gui.WaterfallVisualizer;
+import io.h2bench.report.WaterfallRow;
 import io.h2bench.server.Listener;
 import java.awt.Dimension;
 import java.awt.image.BufferedImage;
@@ -46,7 +47,7 @@ class WaterfallTest {
 
     @Test
     void shouldShowSeventeenBarsOnOneConnectionWhenAPageLoadsOverH2() throws Exception {
-        List<WaterfallRow> rows = WaterfallRow.of(load("/"));
+        List<WaterfallRow> rows = WaterfallRow.of(PageSamples.of(load("/")));
 
         assertThat(rows).hasSize(17);
         assertThat(rows).extracting(WaterfallRow::connectionId).containsOnly(rows.get(0).connectionId());
@@ -61,7 +62,7 @@ class WaterfallTest {
 
     @Test
     void shouldMarkSixteenPushesWhenThePageIsPushed() throws Exception {
-        List<WaterfallRow> rows = WaterfallRow.of(load("/push"));
+        List<WaterfallRow> rows = WaterfallRow.of(PageSamples.of(load("/push")));
 
         assertThat(rows).hasSize(17);
         assertThat(rows).filteredOn(WaterfallRow::pushed).hasSize(16);

@@ -1,0 +1,39 @@
+# Sourced by benchmarks/ scripts: what a client process costs on this machine, read from the
+# shell's own accounting and from /proc (Linux), so that no tool beyond bash and ps is needed.
+
+# measured PREFIX COMMAND...: runs COMMAND with its output in PREFIX.out; writes the CPU seconds
+# (user + system) that it and its children used to PREFIX.cpu and the largest thread count one of
+# its processes reached (sampled every half second) to PREFIX.threads. Returns COMMAND's status.
+measured() {
+  local prefix="$1" pid peak=0 now status=0
+  shift
+  ( TIMEFORMAT='%3U %3S'; { time "$@" >"$prefix.out" 2>&1; } 2>"$prefix.time" ) &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    now="$(largest_thread_count_below "$pid")"
+    [ "$now" -gt "$peak" ] && peak="$now"
+    sleep 0.5
+  done
+  wait "$pid" || status=$?
+  echo "$peak" >"$prefix.threads"
+  awk '{ printf "%.3f\n", $1 + $2 }' "$prefix.time" >"$prefix.cpu"
+  return "$status"
+}
+
+# largest_thread_count_below PID: the thread count of PID's busiest descendant (the JVM or h2load,
+# not the timeout and shell processes around it)
+largest_thread_count_below() {
+  ps -e -o pid=,ppid=,nlwp= | awk -v root="$1" '{ parent[$1] = $2; threads[$1] = $3 }
+    END {
+      for (p in parent) {
+        for (q = parent[p]; q in parent && q != root; q = parent[q]) { }
+        if (q == root && threads[p] > most) most = threads[p]
+      }
+      print most + 0
+    }'
+}
+
+# cpu_seconds PID: user + system CPU seconds a running process has used so far
+cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"
+}
