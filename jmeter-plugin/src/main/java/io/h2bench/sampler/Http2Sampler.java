@@ -12,8 +12,10 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.threads.AbstractThreadGroup;
@@ -139,9 +141,10 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /**
-     * The page load: JMeter's parser and filters pick the resources (through the base class), this
-     * sampler fetches them all at once on the user's connections, then JMeter's page result is
-     * completed with their real times and sizes. Parallel downloads on JMeter threads are not used.
+     * The page load: JMeter's parser and filters pick the resources (through the base class; a JSON
+     * response's HAL links here, JMeter having no JSON parser), this sampler fetches them all at once
+     * on the user's connections, then JMeter's page result is completed with their real times and
+     * sizes. Parallel downloads on JMeter threads are not used.
      */
     @Override
     protected HTTPSampleResult downloadPageResources(HTTPSampleResult mainResult, HTTPSampleResult container, int frameDepth) {
@@ -149,7 +152,9 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         page = resources;
         HTTPSampleResult pageResult;
         try {
-            pageResult = super.downloadPageResources(mainResult, container, frameDepth);
+            pageResult = HalLinks.readsMediaType(mainResult.getMediaType())
+                    ? downloadHalLinks(mainResult, container, frameDepth)
+                    : super.downloadPageResources(mainResult, container, frameDepth);
         } finally {
             page = null;
         }
@@ -172,6 +177,31 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         }
         if (pageResult != mainResult) {
             PageResources.recomputeTotals(pageResult, IGNORE_FAILED_EMBEDDED);
+        }
+        return pageResult;
+    }
+
+    /**
+     * The base class's walk over a page's links, for the links of a HAL document: the same URL
+     * filters, the same container (the main result is its first sub-result), one {@link #sample}
+     * per link, which starts the request and returns its placeholder.
+     */
+    private HTTPSampleResult downloadHalLinks(HTTPSampleResult mainResult, HTTPSampleResult container, int frameDepth) {
+        Predicate<URL> fetched = EmbeddedUrlFilter.of(this);
+        List<URL> links = HalLinks.of(mainResult.getResponseData(), mainResult.getURL()).stream().filter(fetched).toList();
+        if (links.isEmpty()) {
+            return mainResult;
+        }
+        HTTPSampleResult pageResult = container;
+        if (pageResult == null) {
+            pageResult = new HTTPSampleResult(mainResult);
+            pageResult.addRawSubResult(mainResult);
+        }
+        for (URL link : links) {
+            HTTPSampleResult resource = sample(link, HTTPConstants.GET, false, frameDepth + 1);
+            if (resource != null) { // null: fresh in JMeter's cache, and set to leave no sample
+                pageResult.addSubResult(resource);
+            }
         }
         return pageResult;
     }

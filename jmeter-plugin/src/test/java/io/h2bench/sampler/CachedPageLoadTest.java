@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * JMeter's HTTP Cache Manager on a page's embedded resources: seed 004's collection loaded as a page
- * (its 25 items are the resources, found by {@link HalLinks}), items with a strong ETag and
+ * (its 25 items are the resources: the sampler's HAL links), items with a strong ETag and
  * {@code max-age=3600}. Requests are counted on the server, so "served from the cache" means none sent.
  */
 class CachedPageLoadTest {

@@ -26,14 +26,11 @@ final class InProcessJMeter {
             // The parsers of JMeter's stock jmeter.properties, so that embedded resources are found.
             Files.writeString(properties, String.join("\n",
                     "subresults.disable_renaming=true",
-                    "HTTPResponse.parsers=htmlParser cssParser halParser",
+                    "HTTPResponse.parsers=htmlParser cssParser",
                     "htmlParser.className=org.apache.jmeter.protocol.http.parser.LagartoBasedHtmlParser",
                     "htmlParser.types=text/html application/xhtml+xml application/xml text/xml",
                     "cssParser.className=org.apache.jmeter.protocol.http.parser.CssParser",
                     "cssParser.types=text/css",
-                    // Not in JMeter: the REST collection's item links, so the items load as a page's resources.
-                    "halParser.className=io.h2bench.sampler.HalLinks",
-                    "halParser.types=application/json",
                     ""));
             JMeterUtils.setJMeterHome(home.toString());
             JMeterUtils.loadJMeterProperties(properties.toString());

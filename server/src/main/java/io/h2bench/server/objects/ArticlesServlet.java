@@ -42,6 +42,8 @@ public class ArticlesServlet extends HttpServlet {
         }
         PushBuilder push = prefersItemPush(request) ? request.newPushBuilder() : null;
         if (push != null) {
+            // A PushBuilder starts with this request's query (count=N): the items' URLs have none.
+            push.queryString(null);
             for (int id = 1; id <= count; id++) {
                 push.path(href(id)).push();
             }
