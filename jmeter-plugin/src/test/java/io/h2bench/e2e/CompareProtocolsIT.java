@@ -28,7 +28,7 @@ class CompareProtocolsIT extends PlanAgainstServer {
         assertThat(run.logErrors()).as("ERROR lines in " + run.log()).isEmpty();
         List<String> csv = Files.readAllLines(written.get(0));
         // the 4 page loads of the warm-up thread group are in the JTL but not in the comparison
-        assertThat(run.samples()).filteredOn(s -> s.label().startsWith(Comparison.WARM_UP_PREFIX)).hasSize(4);
+        assertThat(run.samples()).filteredOn(s -> s.label().matches(Comparison.WARM_UP_PREFIX + "\\S+ page")).hasSize(4);
         assertThat(csv).hasSize(1 + 17);
         for (String object : List.of("page", "inline", "small-text", "large-text")) {
             for (String protocol : List.of("h1", "h1-tls", "h2", "h2c")) {
