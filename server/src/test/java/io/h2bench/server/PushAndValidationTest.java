@@ -108,7 +108,10 @@ class PushAndValidationTest extends SharedServerTest {
         List<CompletableFuture<?>> pending = new java.util.concurrent.CopyOnWriteArrayList<>();
         HttpResponse.PushPromiseHandler<byte[]> handler = (initiating, promise, acceptor) -> {
             CompletableFuture<HttpResponse<byte[]>> body = acceptor.apply(HttpResponse.BodyHandlers.ofByteArray());
-            pending.add(body.thenAccept(r -> pushed.put(promise.uri().getRawPath(), r.body())));
+            // Keyed by path and query: a push must name the resource alone, not carry the page's query.
+            URI uri = promise.uri();
+            String target = uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery();
+            pending.add(body.thenAccept(r -> pushed.put(target, r.body())));
         };
         HttpRequest.Builder request = HttpRequest.newBuilder(server.baseUri(listener).resolve(path));
         headers.forEach(request::header);
