@@ -18,12 +18,18 @@ import io.h2bench.server.Listener;
 class EveryPlanIT extends PlanAgainstServer {
 
     @ParameterizedTest
-    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "resource-sweep.jmx", "load.jmx"})
+    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "resource-sweep.jmx", "load.jmx", "throughput.jmx"})
     void shouldRunWithoutErrorsWhenPlanRunsHeadlessOnce(String plan) throws Exception {
         Map<String, String> properties = planProperties(1);
         if (plan.equals("load.jmx")) {
             properties.putAll(Map.of("threads", "3", "ramp", "0", "duration", "3", "scheme", "https",
                     "port", String.valueOf(server.port(Listener.H2)), "http_version", "HTTP_2"));
+        }
+
+        if (plan.equals("throughput.jmx")) {
+            // both thread groups, the h2bench sampler's and JMeter's own HttpClient4 sampler's, briefly
+            properties.putAll(Map.of("h2bench_users", "2", "jmeter_users", "2", "ramp", "0", "duration", "2",
+                    "port", String.valueOf(server.port(Listener.H1_TLS))));
         }
 
         JMeterRun run = jmeter.run(HeadlessJMeter.testPlan(plan),
