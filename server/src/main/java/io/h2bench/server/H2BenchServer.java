@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.jetty.io.SelectorManager;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -76,8 +77,9 @@ public final class H2BenchServer implements AutoCloseable {
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         server.setErrorHandler(errors);
-        RequestCounter requests = new RequestCounter(TestObjects.context());
-        server.setHandler(requests);
+        Handler objects = TestObjects.context();
+        RequestCounter requests = settings.countRequests() ? new RequestCounter(objects) : null;
+        server.setHandler(requests != null ? requests : objects);
         server.setStopAtShutdown(true);
         try {
             server.start();
@@ -135,9 +137,13 @@ public final class H2BenchServer implements AutoCloseable {
 
     /**
      * Requests for a path with its query ({@code /articles/1}, {@code /articles?count=25}) on all
-     * listeners since start, server pushes included: tests count a client's requests with it.
+     * listeners since start, server pushes included: tests count a client's requests with it. Only
+     * when the settings ask for it (ephemeral ones do).
      */
     public long requestsReceived(String pathAndQuery) {
+        if (requests == null) {
+            throw new IllegalStateException("requests are counted only with ServerSettings.countRequests() (ServerSettings.ephemeral())");
+        }
         return requests.count(pathAndQuery);
     }
 

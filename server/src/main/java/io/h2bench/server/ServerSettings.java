@@ -10,10 +10,12 @@ import io.h2bench.server.netem.LinkProfile;
 /**
  * What the server needs to start: the address to bind, one port per listener (0 = ephemeral) and
  * the TLS key store ({@code null} = a generated self-signed certificate, see {@link TlsMaterial})
- * and the emulated network in front of every listener.
+ * the emulated network in front of every listener, and whether requests are counted per path and
+ * query ({@link H2BenchServer#requestsReceived}): on for tests, off for the server a user runs, whose
+ * count of distinct URLs a long load run with varied queries would grow without bound.
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
-                             LinkProfile network) {
+                             LinkProfile network, boolean countRequests) {
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -33,16 +35,16 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         for (Listener listener : Listener.values()) {
             ports.put(listener, listener.defaultPort());
         }
-        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal());
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false);
     }
 
-    /** Loopback, every port chosen by the system: for tests. */
+    /** Loopback, every port chosen by the system, requests counted: for tests. */
     public static ServerSettings ephemeral() {
         Map<Listener, Integer> ports = new EnumMap<>(Listener.class);
         for (Listener listener : Listener.values()) {
             ports.put(listener, 0);
         }
-        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal());
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true);
     }
 
     public int port(Listener listener) {
@@ -52,18 +54,22 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network);
+        return new ServerSettings(bind, ports, path, password, network, countRequests);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests);
+    }
+
+    public ServerSettings withCountRequests(boolean count) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count);
     }
 }

@@ -1,6 +1,7 @@
 package io.h2bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,6 +19,16 @@ class RequestCounterTest extends SharedServerTest {
         assertThat(server.requestsReceived("/articles/9001")).isEqualTo(2);
         assertThat(server.requestsReceived("/articles?count=3")).isEqualTo(1);
         assertThat(server.requestsReceived("/articles?count=4")).isZero();
+    }
+
+    @Test
+    void shouldRefuseToCountWhenTheSettingsDoNotAskForIt() throws Exception {
+        // The server a user runs keeps no per-URL map that a long load run would grow without bound.
+        assertThat(ServerSettings.defaults().countRequests()).isFalse();
+        try (H2BenchServer uncounted = H2BenchServer.start(ServerSettings.ephemeral().withCountRequests(false))) {
+            assertThatThrownBy(() -> uncounted.requestsReceived("/articles/1"))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("countRequests");
+        }
     }
 
     private static void send(Listener listener, String path) throws Exception {
