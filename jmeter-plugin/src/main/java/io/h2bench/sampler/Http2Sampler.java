@@ -54,8 +54,20 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
     private transient PageResources page;
 
+    /**
+     * The protocol set in the sampler; when none is set (an HTTP Request converted by hand or by
+     * {@link PlanConverter}): HTTP/2 for https, HTTP/1.1 for http — never h2c unless asked for.
+     */
     public ProtocolMode getHttpVersion() {
-        return ProtocolMode.parse(getPropertyAsString(HTTP_VERSION, ProtocolMode.HTTP_2.name()));
+        return modeFor(getProtocol());
+    }
+
+    private ProtocolMode modeFor(String scheme) {
+        String value = getPropertyAsString(HTTP_VERSION, "");
+        if (value.isBlank()) {
+            return "https".equalsIgnoreCase(scheme) ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1;
+        }
+        return ProtocolMode.parse(value);
     }
 
     public void setHttpVersion(ProtocolMode mode) {
@@ -92,13 +104,15 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             if (CacheBridge.fresh(getCacheManager(), url, method, ManagedHeaders.plain(this))) {
                 return CacheBridge.cachedResult(result);
             }
-            ExchangeRequest exchange = validate(url, method, result);
+            ExchangeRequest exchange = validate(url, method, areFollowingRedirect, result);
             UserConnections user = connection();
             if (page != null && frameDepth > 0) {
                 return embeddedResource(user, exchange, url, result);
             }
             ExchangeResult outcome = sendAndRead(user, exchange);
-            fill(result, outcome, url);
+            URL finalUrl = outcome.uri().toURL();
+            result.setURL(finalUrl);
+            fill(result, outcome, finalUrl);
             if (outcome.failed()) {
                 return result;
             }
@@ -126,6 +140,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         }
         ResultMapper.response(outcome, result, url);
         result.setSuccessful(isSuccessCode(outcome.status()));
+        try {
+            result.setResponseData(ResponseBodies.stored(this, outcome));
+        } catch (IOException undecodable) {
+            result.setResponseMessage("Cannot decode the body (Content-Encoding: "
+                    + outcome.responseHeader("Content-Encoding") + "): " + undecodable);
+            result.setSuccessful(false);
+        }
         ManagedHeaders.saveCookies(this, outcome, url);
         CacheBridge.save(getCacheManager(), outcome, result);
     }
@@ -218,9 +239,10 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */
-    private ExchangeRequest validate(URL url, String method, HTTPSampleResult result) throws IOException, URISyntaxException {
+    private ExchangeRequest validate(URL url, String method, boolean followingRedirect, HTTPSampleResult result)
+            throws IOException, URISyntaxException {
         URI uri = url.toURI();
-        RequestBodies.Body body = RequestBodies.build(this, method);
+        RequestBodies.Body body = RequestBodies.build(this, method, followingRedirect);
         List<HeaderField> headers = ManagedHeaders.all(this, url, body);
         StringBuilder shown = new StringBuilder();
         headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
@@ -228,9 +250,9 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         result.setQueryString(body.display());
         headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
-        return new ExchangeRequest(method, uri, headers, body.bytes(), getHttpVersion(),
+        return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                getAutoRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+                false, isAcceptPush(), getMaxConnectionsPerOrigin());
     }
 
     /** This thread's virtual user, opened on its first sample. */
@@ -247,7 +269,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
     private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
         try {
-            return user.send(exchange);
+            return getAutoRedirects() ? AutoRedirects.follow(user, exchange) : user.send(exchange);
         } finally {
             inUse = null;
         }

@@ -36,6 +36,9 @@ final class ManagedHeaders {
     /** Everything the request carries: headers, body type, cookies, authorization, cache validators. */
     static List<HeaderField> all(HTTPSamplerBase sampler, URL url, RequestBodies.Body body) {
         List<HeaderField> headers = plain(sampler);
+        if (body.replacesContentType()) {
+            headers.removeIf(field -> is(field, "Content-Type"));
+        }
         if (body.contentType() != null && headers.stream().noneMatch(field -> is(field, "Content-Type"))) {
             headers.add(new HeaderField("Content-Type", body.contentType()));
         }
