@@ -39,6 +39,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  *       the Accept-Encoding received is echoed in {@code X-Accept-Encoding-Received}.</li>
  *   <li>{@code /early}: a 302 sent before reading the request body (which it never reads).</li>
  *   <li>{@code /redirect?to=URL}: a 302 to URL.</li>
+ *   <li>{@code /hops?n=N}: a 302 to {@code /hops?n=N-1}, and at 0 to {@code /echo}.</li>
  * </ul>
  */
 public final class ParityPeer implements AutoCloseable {
@@ -107,6 +108,7 @@ public final class ParityPeer implements AutoCloseable {
                 case "/gzip" -> gzip(request, response, callback);
                 case "/early" -> redirect(response, callback, "/echo");
                 case "/redirect" -> redirect(response, callback, Request.extractQueryParameters(request).getValue("to"));
+                case "/hops" -> hops(request, response, callback);
                 default -> Response.writeError(request, response, callback, 404);
             }
             return true;
@@ -141,6 +143,11 @@ public final class ParityPeer implements AutoCloseable {
                 response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
             }
             response.write(true, ByteBuffer.wrap(body), callback);
+        }
+
+        private static void hops(Request request, Response response, Callback callback) {
+            int left = Integer.parseInt(Request.extractQueryParameters(request).getValue("n"));
+            redirect(response, callback, left <= 0 ? "/echo" : "/hops?n=" + (left - 1));
         }
 
         private static void redirect(Response response, Callback callback, String location) {
