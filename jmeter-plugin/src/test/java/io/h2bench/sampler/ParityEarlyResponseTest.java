@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.h2bench.client.ProtocolMode;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.util.HTTPArgument;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -14,21 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A response sent before the request body was read (RFC 9113 section 8.1: the server may then reset the
  * stream with NO_ERROR, and the client must not discard the response): a 302 to a 200 KB POST.
  */
-class ParityEarlyResponseTest {
+class ParityEarlyResponseTest extends ParityTestBase {
 
     private static final String BIG = "x".repeat(200 * 1024);
-
-    private SamplerPair pair;
-
-    @BeforeEach
-    void start() throws Exception {
-        pair = new SamplerPair();
-    }
-
-    @AfterEach
-    void stop() {
-        pair.close();
-    }
 
     @ParameterizedTest
     @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})

@@ -4,26 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.h2bench.client.ProtocolMode;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** "Redirect Automatically" and "Follow Redirects" of issue 12, beside HttpClient4. */
-class ParityRedirectsTest {
-
-    private SamplerPair pair;
-
-    @BeforeEach
-    void start() throws Exception {
-        pair = new SamplerPair();
-    }
-
-    @AfterEach
-    void stop() {
-        pair.close();
-    }
+class ParityRedirectsTest extends ParityTestBase {
 
     @ParameterizedTest
     @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})

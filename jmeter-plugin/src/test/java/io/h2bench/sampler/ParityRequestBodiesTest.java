@@ -8,26 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.jmeter.protocol.http.util.HTTPArgument;
 import org.apache.jmeter.protocol.http.util.HTTPFileArg;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Request bodies of issue 12: what the peer received from h2bench is what it received from HttpClient4. */
-class ParityRequestBodiesTest {
-
-    private SamplerPair pair;
-
-    @BeforeEach
-    void start() throws Exception {
-        pair = new SamplerPair();
-    }
-
-    @AfterEach
-    void stop() {
-        pair.close();
-    }
+class ParityRequestBodiesTest extends ParityTestBase {
 
     @ParameterizedTest
     @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})

@@ -9,27 +9,13 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Content codings of issue 12: Accept-Encoding as the plan says, wire bytes counted, bodies decoded for assertions. */
-class ParityResponseBodiesTest {
+class ParityResponseBodiesTest extends ParityTestBase {
 
     private static final int TEXT_BYTES = ParityPeer.TEXT.getBytes(StandardCharsets.UTF_8).length;
-
-    private SamplerPair pair;
-
-    @BeforeEach
-    void start() throws Exception {
-        pair = new SamplerPair();
-    }
-
-    @AfterEach
-    void stop() {
-        pair.close();
-    }
 
     @ParameterizedTest
     @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})
