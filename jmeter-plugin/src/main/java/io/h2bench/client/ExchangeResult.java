@@ -70,11 +70,11 @@ public record ExchangeResult(
     }
 
     /**
-     * This exchange (a redirect) and the one that followed it, as one sample, the way HttpClient4's
-     * "Redirect Automatically" reports it: the final response and URI, times from this start to the
-     * final end, connect times and wire bytes of both (a new connection on http to https included).
+     * This exchange and the one sent because of it (a redirect, or the answer to a 401 challenge) as
+     * one sample, the way HttpClient4 reports them: the final response and URI, times from this start
+     * to the final end, connect times and wire bytes of both (a new connection on http to https too).
      */
-    public ExchangeResult redirectedTo(ExchangeResult next) {
+    public ExchangeResult followedBy(ExchangeResult next) {
         long offset = next.startNanos - startNanos;
         return new ExchangeResult(next.method, next.uri, pushed, startMillis, startNanos, queuedNanos,
                 connectNanos + next.connectNanos, offset + next.latencyNanos, offset + next.elapsedNanos,

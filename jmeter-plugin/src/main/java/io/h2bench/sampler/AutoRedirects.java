@@ -3,7 +3,6 @@ package io.h2bench.sampler;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
-import io.h2bench.client.UserConnections;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
@@ -33,16 +32,16 @@ final class AutoRedirects {
         }
     }
 
-    static ExchangeResult follow(UserConnections user, ExchangeRequest first) throws InterruptedException {
+    static ExchangeResult follow(Challenges.Hop send, ExchangeRequest first) throws InterruptedException {
         ExchangeRequest request = first;
-        ExchangeResult result = user.send(request);
+        ExchangeResult result = send.send(request);
         for (int hop = 0; isFollowed(request, result); hop++) {
             if (hop >= MAX_REDIRECTS) {
                 String message = "Maximum redirects (" + MAX_REDIRECTS + ") exceeded";
                 return result.failedWith(message, new RedirectException(message));
             }
             request = next(request, result);
-            result = result.redirectedTo(user.send(request));
+            result = result.followedBy(send.send(request));
         }
         return result;
     }

@@ -269,7 +269,8 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
     private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
         try {
-            return getAutoRedirects() ? AutoRedirects.follow(user, exchange) : user.send(exchange);
+            Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, user.send(request), user::send);
+            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange) : hop.send(exchange);
         } finally {
             inUse = null;
         }

@@ -16,6 +16,11 @@ import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.HashLoginService;
+import org.eclipse.jetty.security.SecurityHandler;
+import org.eclipse.jetty.security.UserStore;
+import org.eclipse.jetty.security.authentication.DigestAuthenticator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -27,6 +32,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.security.Credential;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -34,7 +40,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * knowledge) and one TLS port (ALPN h2, http/1.1), on loopback, port 0. It answers what it received,
  * so a test can compare what JMeter's HttpClient4 and h2bench actually sent.
  * <ul>
- *   <li>{@code /echo}: the method, target, headers (one per line) and, after a blank line, the body.</li>
+ *   <li>{@code /echo} (and {@code /digest/echo}, behind HTTP Digest authentication): the method, target, headers (one per line) and, after a blank line, the body.</li>
  *   <li>{@code /gzip}: a compressible text, gzip-encoded only when the request's Accept-Encoding has gzip;
  *       the Accept-Encoding received is echoed in {@code X-Accept-Encoding-Received}.</li>
  *   <li>{@code /early}: a 302 sent before reading the request body (which it never reads).</li>
@@ -46,6 +52,10 @@ public final class ParityPeer implements AutoCloseable {
 
     /** Repetitive enough that gzip shrinks it ten times, as the issue's HTML page did. */
     public static final String TEXT = "h2bench parity: the same bytes over every protocol. ".repeat(2000);
+
+    public static final String USER = "parity";
+    public static final String PASSWORD = "s3cret";
+    public static final String REALM = "h2bench-parity";
 
     private final Server server = new Server();
     private final ServerConnector clear;
@@ -67,8 +77,21 @@ public final class ParityPeer implements AutoCloseable {
         secure.setHost("127.0.0.1");
         server.addConnector(clear);
         server.addConnector(secure);
-        server.setHandler(new Answers());
+        server.setHandler(digestRealm(new Answers()));
         server.start();
+    }
+
+    /** {@code /digest/*} needs user {@value #USER} / {@value #PASSWORD}, checked by Jetty's DigestAuthenticator. */
+    private static Handler digestRealm(Handler answers) {
+        UserStore users = new UserStore();
+        users.addUser(USER, Credential.getCredential(PASSWORD), new String[] {"user"});
+        HashLoginService login = new HashLoginService(REALM);
+        login.setUserStore(users);
+        SecurityHandler.PathMapped security = new SecurityHandler.PathMapped(answers);
+        security.put("/digest/*", Constraint.ANY_USER);
+        security.setAuthenticator(new DigestAuthenticator());
+        security.setLoginService(login);
+        return security;
     }
 
     private static SslContextFactory.Server tls(Path workDir) throws IOException {
@@ -104,7 +127,7 @@ public final class ParityPeer implements AutoCloseable {
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
             String path = Request.getPathInContext(request);
             switch (path) {
-                case "/echo" -> echo(request, response, callback);
+                case "/echo", "/digest/echo" -> echo(request, response, callback);
                 case "/gzip" -> gzip(request, response, callback);
                 case "/early" -> redirect(response, callback, "/echo");
                 case "/redirect" -> redirect(response, callback, Request.extractQueryParameters(request).getValue("to"));

@@ -6,6 +6,8 @@ import java.util.function.Consumer;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
 
 /**
  * JMeter's own HTTP Request (HttpClient4) beside the h2bench sampler, both configured by the same
@@ -24,6 +26,8 @@ final class SamplerPair implements AutoCloseable {
 
     SamplerPair() throws Exception {
         InProcessJMeter.init();
+        // HttpClient4 keeps per-user state (Digest parameters, SSL context) in the thread's variables.
+        JMeterContextService.getContext().setVariables(new JMeterVariables());
         peer = new ParityPeer(ParityPeer.tempDir());
     }
 

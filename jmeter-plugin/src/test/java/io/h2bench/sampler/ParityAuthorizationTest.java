@@ -1,0 +1,61 @@
+package io.h2bench.sampler;
+
+import static io.h2bench.sampler.ParityRequestBodiesTest.header;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.client.ProtocolMode;
+import io.h2bench.parity.ParityPeer;
+import org.apache.jmeter.protocol.http.control.AuthManager;
+import org.apache.jmeter.protocol.http.control.Authorization;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Authorization Manager of issue 12: Digest answered after the challenge, Basic sent preemptively, as HttpClient4. */
+class ParityAuthorizationTest extends ParityTestBase {
+
+    @ParameterizedTest
+    @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})
+    void shouldAnswerTheDigestChallengeWhenTheManagerHasDigestCredentials(ProtocolMode mode) {
+        SamplerPair.Results results = pair.sample(mode, "/digest/echo",
+                sampler -> sampler.setAuthManager(manager(AuthManager.Mechanism.DIGEST, mode)));
+
+        assertThat(results.httpClient4().getResponseCode()).isEqualTo("200");
+        assertThat(results.h2bench().getResponseCode()).as(results.h2bench().getResponseHeaders()).isEqualTo("200");
+        assertThat(header(results.h2bench(), "Authorization")).startsWith("Digest username=\"" + ParityPeer.USER + "\"");
+        assertThat(header(results.httpClient4(), "Authorization")).startsWith("Digest username=\"" + ParityPeer.USER + "\"");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})
+    void shouldSendBasicBeforeAnyChallengeWhenTheManagerHasBasicCredentials(ProtocolMode mode) {
+        SamplerPair.Results results = pair.sample(mode, "/echo",
+                sampler -> sampler.setAuthManager(manager(AuthManager.Mechanism.BASIC, mode)));
+
+        assertThat(header(results.h2bench(), "Authorization")).startsWith("Basic ")
+                .isEqualTo(header(results.httpClient4(), "Authorization"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})
+    void shouldFailLikeHttpClient4WhenTheDigestPasswordIsWrong(ProtocolMode mode) {
+        SamplerPair.Results results = pair.sample(mode, "/digest/echo",
+                sampler -> sampler.setAuthManager(manager(AuthManager.Mechanism.DIGEST, mode, "wrong")));
+
+        assertThat(results.h2bench().getResponseCode()).isEqualTo("401").isEqualTo(results.httpClient4().getResponseCode());
+    }
+
+    private AuthManager manager(AuthManager.Mechanism mechanism, ProtocolMode mode) {
+        return manager(mechanism, mode, ParityPeer.PASSWORD);
+    }
+
+    private AuthManager manager(AuthManager.Mechanism mechanism, ProtocolMode mode, String password) {
+        Authorization entry = new Authorization();
+        entry.setURL(pair.peer.origin(mode == ProtocolMode.HTTP_2));
+        entry.setUser(ParityPeer.USER);
+        entry.setPass(password);
+        entry.setMechanism(mechanism);
+        AuthManager manager = new AuthManager();
+        manager.addAuth(entry);
+        return manager;
+    }
+}
