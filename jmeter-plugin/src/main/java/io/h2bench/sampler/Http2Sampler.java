@@ -56,7 +56,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
 
     /**
      * The protocol set in the sampler; when none is set (an HTTP Request converted by hand or by
-     * {@link PlanConverter}): HTTP/2 for https, HTTP/1.1 for http — never h2c unless asked for.
+     * {@link io.h2bench.convert.PlanConverter}): HTTP/2 for https, HTTP/1.1 for http — never h2c unless asked for.
      */
     public ProtocolMode getHttpVersion() {
         return modeFor(getProtocol());
