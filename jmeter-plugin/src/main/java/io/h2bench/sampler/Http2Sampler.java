@@ -63,15 +63,26 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     private ProtocolMode modeFor(String scheme) {
-        String value = getPropertyAsString(HTTP_VERSION, "");
-        if (value.isBlank()) {
+        ProtocolMode set = getHttpVersionSet();
+        if (set == null) {
             return "https".equalsIgnoreCase(scheme) ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1;
         }
-        return ProtocolMode.parse(value);
+        return set;
     }
 
+    /** The version set in the sampler; null when none is (then the URL's scheme chooses). */
+    public ProtocolMode getHttpVersionSet() {
+        String value = getPropertyAsString(HTTP_VERSION, "");
+        return value.isBlank() ? null : ProtocolMode.parse(value);
+    }
+
+    /** @param mode null: none, so that the URL's scheme chooses (HTTP/1.1 for http, HTTP/2 for https) */
     public void setHttpVersion(ProtocolMode mode) {
-        setProperty(HTTP_VERSION, mode.name());
+        if (mode == null) {
+            removeProperty(HTTP_VERSION);
+        } else {
+            setProperty(HTTP_VERSION, mode.name());
+        }
     }
 
     public int getMaxConnectionsPerOrigin() {
