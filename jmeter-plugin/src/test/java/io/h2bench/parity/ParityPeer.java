@@ -8,6 +8,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpField;
@@ -58,6 +61,7 @@ public final class ParityPeer implements AutoCloseable {
     public static final String REALM = "h2bench-parity";
 
     private final Server server = new Server();
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final ServerConnector clear;
     private final ServerConnector secure;
 
@@ -77,7 +81,7 @@ public final class ParityPeer implements AutoCloseable {
         secure.setHost("127.0.0.1");
         server.addConnector(clear);
         server.addConnector(secure);
-        server.setHandler(digestRealm(new Answers()));
+        server.setHandler(new Counting(digestRealm(new Answers()), requests));
         server.start();
     }
 
@@ -113,12 +117,39 @@ public final class ParityPeer implements AutoCloseable {
         return (tls ? secure : clear).getLocalPort();
     }
 
+    /**
+     * Requests received for this path so far, challenged ones included, from one client: the
+     * product of its User-Agent ({@code Apache-HttpClient} for HttpClient4; h2bench sends none: "-").
+     */
+    public int requests(String path, String userAgentProduct) {
+        AtomicInteger count = requests.get(path + " " + userAgentProduct);
+        return count == null ? 0 : count.get();
+    }
+
     @Override
     public void close() {
         try {
             server.stop();
         } catch (Exception failure) {
             throw new IllegalStateException(failure);
+        }
+    }
+
+    /** Counts every request by path before the realm or the answers see it. */
+    private static final class Counting extends Handler.Wrapper {
+        private final Map<String, AtomicInteger> requests;
+
+        Counting(Handler handler, Map<String, AtomicInteger> requests) {
+            super(handler);
+            this.requests = requests;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            String agent = request.getHeaders().get(HttpHeader.USER_AGENT);
+            String product = agent == null ? "-" : agent.split("/")[0];
+            requests.computeIfAbsent(Request.getPathInContext(request) + " " + product, key -> new AtomicInteger()).incrementAndGet();
+            return super.handle(request, response, callback);
         }
     }
 
