@@ -51,6 +51,7 @@ final class SamplerPair implements AutoCloseable {
         sampler.setDomain("127.0.0.1");
         sampler.setPort(peer.port(tls));
         sampler.setPath(path);
+        sampler.setUseKeepAlive(true); // the HTTP Request editor's default
         setup.accept(sampler);
     }
 
