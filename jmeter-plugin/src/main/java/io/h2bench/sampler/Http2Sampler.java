@@ -263,7 +263,15 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
         return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                false, isAcceptPush(), getMaxConnectionsPerOrigin());
+                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+    }
+
+    /**
+     * Main requests follow "Redirect Automatically" hop by hop here ({@link AutoRedirects}); a page's
+     * resources, fetched all at once without waiting, leave it to Jetty (at most 8 hops, Jetty's limit).
+     */
+    private boolean jettyFollowsRedirects() {
+        return page != null && getAutoRedirects();
     }
 
     /** This thread's virtual user, opened on its first sample. */
