@@ -21,6 +21,7 @@ import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.util.JMeterUtils;
 
@@ -120,7 +121,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             if (page != null && frameDepth > 0) {
                 return embeddedResource(user, exchange, url, result);
             }
-            ExchangeResult outcome = sendAndRead(user, exchange);
+            ExchangeResult outcome = sendAndRead(user, exchange, result);
             URL finalUrl = outcome.uri().toURL();
             result.setURL(finalUrl);
             fill(result, outcome, finalUrl);
@@ -255,9 +256,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         URI uri = url.toURI();
         RequestBodies.Body body = RequestBodies.build(this, method, followingRedirect);
         List<HeaderField> headers = ManagedHeaders.all(this, url, body);
-        StringBuilder shown = new StringBuilder();
-        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
-        result.setRequestHeaders(shown.toString());
+        showRequestHeaders(result, headers);
         result.setQueryString(body.display());
         headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
@@ -274,6 +273,12 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         return page != null && getAutoRedirects();
     }
 
+    private static void showRequestHeaders(HTTPSampleResult result, List<HeaderField> headers) {
+        StringBuilder shown = new StringBuilder();
+        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
+        result.setRequestHeaders(shown.toString());
+    }
+
     /** This thread's virtual user, opened on its first sample. */
     private UserConnections connection() {
         UserConnections user = USER.get();
@@ -286,12 +291,22 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
-    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange, HTTPSampleResult result)
+            throws InterruptedException {
+        AtomicReference<ExchangeRequest> last = new AtomicReference<>(exchange);
+        Challenges.Hop send = request -> {
+            last.set(request);
+            return user.send(request);
+        };
         try {
-            Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, user.send(request), user::send);
+            Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
             return getAutoRedirects() ? AutoRedirects.follow(hop, exchange) : hop.send(exchange);
         } finally {
             inUse = null;
+            if (last.get() != exchange) {
+                // As HttpClient4: the request shown is the last one sent (after a redirect or a challenge).
+                showRequestHeaders(result, last.get().headers());
+            }
         }
     }
 

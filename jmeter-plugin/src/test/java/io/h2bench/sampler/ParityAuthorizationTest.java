@@ -23,6 +23,9 @@ class ParityAuthorizationTest extends ParityTestBase {
         assertThat(results.h2bench().getResponseCode()).as(results.h2bench().getResponseHeaders()).isEqualTo("200");
         assertThat(header(results.h2bench(), "Authorization")).startsWith("Digest username=\"" + ParityPeer.USER + "\"");
         assertThat(header(results.httpClient4(), "Authorization")).startsWith("Digest username=\"" + ParityPeer.USER + "\"");
+        // The request shown is the answered one, as HttpClient4 shows it.
+        assertThat(results.h2bench().getRequestHeaders()).contains("Authorization: Digest username=");
+        assertThat(results.httpClient4().getRequestHeaders()).contains("Authorization: Digest username=");
     }
 
     @ParameterizedTest
