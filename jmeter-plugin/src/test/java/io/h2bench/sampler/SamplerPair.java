@@ -21,11 +21,14 @@ final class SamplerPair implements AutoCloseable {
     }
 
     final ParityPeer peer;
-    private final HTTPSamplerProxy httpClient4 = new HTTPSamplerProxy("HttpClient4");
-    private final Http2Sampler h2bench = new Http2Sampler();
+    private final HTTPSamplerProxy httpClient4;
+    private final Http2Sampler h2bench;
 
     SamplerPair() throws Exception {
+        // Before the first sampler: HTTPSamplerBase reads its parsers from the properties once per JVM.
         InProcessJMeter.init();
+        httpClient4 = new HTTPSamplerProxy("HttpClient4");
+        h2bench = new Http2Sampler();
         // HttpClient4 keeps per-user state (Digest parameters, SSL context) in the thread's variables.
         JMeterContextService.getContext().setVariables(new JMeterVariables());
         peer = new ParityPeer(ParityPeer.tempDir());
