@@ -1,5 +1,6 @@
 package io.h2bench.server;
 
+import io.h2bench.server.netem.kernel.KernelLink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,22 @@ final class ClientCommand {
     private ClientCommand() {
     }
 
-    /** True when this process must re-execute itself to get a namespace it may use. */
-    static boolean needsUserNamespace(NetworkEngine.Kind engine) {
-        return engine != NetworkEngine.Kind.PROXY && !isRoot() && System.getenv(IN_USER_NAMESPACE) == null;
+    /**
+     * True when this process may not create the link's namespace itself but may create a user
+     * namespace in which it can (tried with {@code unshare ... true}): then it re-executes itself.
+     */
+    static boolean needsUserNamespace(NetworkEngine.Kind engine) throws InterruptedException {
+        if (engine == NetworkEngine.Kind.PROXY || KernelLink.mayCreateNamespaces()
+                || System.getenv(IN_USER_NAMESPACE) != null) {
+            return false;
+        }
+        try {
+            Process probe = new ProcessBuilder("unshare", "--user", "--map-root-user", "--net", "true")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Re-runs this same java command inside a user namespace and returns its exit code. */
@@ -51,9 +65,5 @@ final class ClientCommand {
         } finally {
             client.destroy();
         }
-    }
-
-    private static boolean isRoot() {
-        return io.h2bench.server.netem.kernel.KernelLink.runsAsRoot();
     }
 }

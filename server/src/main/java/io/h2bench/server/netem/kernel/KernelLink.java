@@ -78,9 +78,12 @@ public final class KernelLink implements AutoCloseable {
         }
     }
 
-    /** Whether this process's effective user is root (in its user namespace). */
-    public static boolean runsAsRoot() {
-        return LibC.geteuid() == 0;
+    /**
+     * Whether this process holds CAP_SYS_ADMIN (root, or root of its user namespace, with its
+     * capabilities), which creating the link's network namespace needs.
+     */
+    public static boolean mayCreateNamespaces() {
+        return Capabilities.effective().get(Capabilities.CAP_SYS_ADMIN);
     }
 
     /** Runs {@code task} on a thread inside the server's namespace: open listening sockets there. */

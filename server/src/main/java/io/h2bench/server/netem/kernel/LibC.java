@@ -42,8 +42,6 @@ final class LibC {
     /** {@code param} is a struct sched_param: one int, the priority. */
     static native int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
 
-    static native int geteuid();
-
     /** "EPERM (1)": errno's name where we know it, for one-line reasons. */
     static String describe(LastErrorException e) {
         return switch (e.getErrorCode()) {
