@@ -48,8 +48,13 @@ public record NetworkEngine(Kind requested, LinkOptions options) {
                 throw new IOException("the kernel engine cannot start: " + e.getMessage(), e);
             }
             return new Choice(null, "proxy engine, because the kernel engine cannot start: " + e.getMessage()
-                    + " (it needs root, or a user namespace: see -- COMMAND)");
+                    + (isPermission(e) ? " (it needs root, or a user namespace: see -- COMMAND)" : ""));
         }
+    }
+
+    private static boolean isPermission(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("EPERM") || message.contains("EACCES");
     }
 
     /** The kernel link, or null; why auto did not take it, or null. */
