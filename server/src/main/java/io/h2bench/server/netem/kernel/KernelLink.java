@@ -75,6 +75,10 @@ public final class KernelLink implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             opened.forEach(KernelLink::closeQuietly);
             throw e;
+        } catch (InterruptedException e) {
+            opened.forEach(KernelLink::closeQuietly);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the link", e);
         }
     }
 

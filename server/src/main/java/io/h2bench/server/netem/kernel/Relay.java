@@ -3,6 +3,7 @@ package io.h2bench.server.netem.kernel;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -33,6 +34,8 @@ final class Relay {
     private volatile boolean writerParked;
     private volatile boolean stopped;
     private volatile String priorityProblem;
+    /** Counts down when each thread has asked for its priority, so the banner knows the answer. */
+    private final CountDownLatch prioritised = new CountDownLatch(2);
 
     Relay(String name, Tun from, Tun to, LinkShaper shaper) {
         this.name = name;
@@ -45,9 +48,10 @@ final class Relay {
         writer.setDaemon(true);
     }
 
-    void start() {
+    void start() throws InterruptedException {
         writer.start();
         reader.start();
+        prioritised.await(5, TimeUnit.SECONDS);
     }
 
     /** Stops the writer; the reader ends at its next packet (see {@link KernelLink#close()}). */
@@ -155,6 +159,8 @@ final class Relay {
             LibC.sched_setscheduler(0, LibC.SCHED_FIFO, new int[] {10});
         } catch (LastErrorException e) {
             priorityProblem = "no real-time priority for the relay (" + LibC.describe(e) + ")";
+        } finally {
+            prioritised.countDown();
         }
     }
 
