@@ -61,6 +61,22 @@ class ParityAuthorizationTest extends ParityTestBase {
         assertThat(results.h2bench().getResponseCode()).isEqualTo("401").isEqualTo(results.httpClient4().getResponseCode());
     }
 
+    @ParameterizedTest
+    @EnumSource(value = ProtocolMode.class, names = {"HTTP_1_1", "HTTP_2", "H2C"})
+    void shouldFailSayingSoWhenTheChallengedEntryIsKerberos(ProtocolMode mode) {
+        pair.h2bench().setAuthManager(manager(AuthManager.Mechanism.KERBEROS, mode));
+        pair.h2bench().setHttpVersion(mode);
+        pair.h2bench().setProtocol(mode == ProtocolMode.HTTP_2 ? "https" : "http");
+        pair.h2bench().setDomain("127.0.0.1");
+        pair.h2bench().setPort(pair.peer.port(mode == ProtocolMode.HTTP_2));
+        pair.h2bench().setPath("/digest/echo");
+
+        org.apache.jmeter.samplers.SampleResult result = pair.h2bench().sample();
+
+        assertThat(result.isSuccessful()).isFalse();
+        assertThat(result.getResponseMessage()).contains("Kerberos, which the h2bench sampler does not negotiate");
+    }
+
     private AuthManager manager(AuthManager.Mechanism mechanism, ProtocolMode mode) {
         return manager(mechanism, mode, ParityPeer.PASSWORD);
     }
