@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 
@@ -15,8 +16,11 @@ final class EarlyResponse {
     private EarlyResponse() {
     }
 
-    /** The failure to report: none when the response arrived whole and only the request side failed. */
-    static Throwable failureOf(Result result, long bodyBytes) {
+    /**
+     * The failure to report: none when the response arrived whole and only the request side failed.
+     * The body length is asked for only when a NO_ERROR reset raced the end of the response.
+     */
+    static Throwable failureOf(Result result, LongSupplier bodyBytes) {
         Throwable failure = result.getFailure();
         Response response = result.getResponse();
         if (failure == null || response == null || response.getStatus() <= 0) {
@@ -29,9 +33,9 @@ final class EarlyResponse {
     }
 
     /** The reset raced the end of the response: still whole if Content-Length says every byte came. */
-    private static boolean wholeBody(Response response, long bodyBytes) {
+    private static boolean wholeBody(Response response, LongSupplier bodyBytes) {
         long declared = response.getHeaders().getLongField("Content-Length");
-        return declared >= 0 && declared == bodyBytes;
+        return declared >= 0 && declared == bodyBytes.getAsLong();
     }
 
     private static boolean isNoError(Throwable failure) {
