@@ -60,9 +60,15 @@ started=$(date +%s)
 echo "elapsed_s,process,threads,heap_after_gc_kib,open_fds" >"$out/soak.csv"
 printf 'GC.run\nGC.heap_info\n' >"$run/gc.jcmd"
 tick=5
+java_pid=""
+for _ in $(seq 1 300); do  # the JVM that timeout starts, within 30 s
+  java_pid="$(pgrep -P "$jmeter_pid" java || true)"
+  [ -n "$java_pid" ] && break
+  sleep 0.1
+done
+[ -n "$java_pid" ] || { echo "soak.sh: JMeter did not start (see $run/jmeter.out)" >&2; exit 1; }
 # only while the users run: JMeter's shutdown would read as a drop
-while java_pid="$(pgrep -P "$jmeter_pid" java || true)"; [ -n "$java_pid" ] && kill -0 "$java_pid" 2>/dev/null \
-    && [ $(($(date +%s) - started)) -le "$duration" ]; do
+while kill -0 "$java_pid" 2>/dev/null && [ $(($(date +%s) - started)) -le "$duration" ]; do
   elapsed=$(($(date +%s) - started))
   echo "$elapsed,jmeter,$(sample jmeter "$java_pid")" >>"$out/soak.csv"
   echo "$elapsed,server,$(sample server "$server_pid")" >>"$out/soak.csv"
@@ -70,6 +76,7 @@ while java_pid="$(pgrep -P "$jmeter_pid" java || true)"; [ -n "$java_pid" ] && k
   tick=$((tick + 10))
   sleep "$(( (started + tick - $(date +%s)) > 0 ? started + tick - $(date +%s) : 0 ))"
 done
+[ "$(wc -l <"$out/soak.csv")" -gt 6 ] || { echo "soak.sh: fewer than 3 samples per process in $out/soak.csv" >&2; exit 1; }
 wait "$jmeter_pid" || { echo "soak.sh: JMeter failed (see $run/jmeter.out, $run/jmeter.log)" >&2; exit 1; }
 jmeter_pid=""
 
