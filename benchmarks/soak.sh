@@ -4,7 +4,8 @@
 # server: live threads (/proc status), heap after a full GC (jcmd GC.run, GC.heap_info) and open
 # file descriptors (/proc fd). Fails unless every series is flat within 10 % after warm-up (see
 # soak-report.py) and the JTL holds as many samples as JMeter's summariser counted. Writes
-# soak.csv, soak.svg and summary.txt into target/h2bench-soak/. Not in the default suite (10 min).
+# soak.csv, soak.svg, summary.txt and class histograms near the end (histograms.txt) into
+# target/h2bench-soak/. Not in the default suite (10 min).
 # Build first (mvn -B package -DskipTests).
 #
 #   benchmarks/soak.sh [--duration SECONDS (default 600)] [--users N (default 200)]
@@ -73,6 +74,12 @@ while kill -0 "$java_pid" 2>/dev/null && [ $(($(date +%s) - started)) -le "$dura
   echo "$elapsed,jmeter,$(sample jmeter "$java_pid")" >>"$out/soak.csv"
   echo "$elapsed,server,$(sample server "$server_pid")" >>"$out/soak.csv"
   tail -n 2 "$out/soak.csv" | tr '\n' ' '; echo
+  if [ ! -s "$out/histograms.txt" ] && [ "$elapsed" -ge $((duration - 15)) ]; then
+    # what each heap holds near the end: the first place to look when a heap is not flat
+    for pair in "jmeter:$java_pid" "server:$server_pid"; do
+      echo "== ${pair%%:*} at ${elapsed} s"; jcmd "${pair#*:}" GC.class_histogram 2>/dev/null | head -n 25
+    done >"$out/histograms.txt"
+  fi
   tick=$((tick + 10))
   sleep "$(( (started + tick - $(date +%s)) > 0 ? started + tick - $(date +%s) : 0 ))"
 done
