@@ -13,6 +13,7 @@ import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.util.thread.Scheduler;
 import java.io.InterruptedIOException;
 
 /**
@@ -27,6 +28,8 @@ public final class UserConnections implements AutoCloseable {
     /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
     private static final Set<String> CONNECTION_HEADERS =
             Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
+
+    private static final Scheduler.Task NO_TIMER = () -> false;
 
     private final SharedClient shared;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
@@ -78,15 +81,21 @@ public final class UserConnections implements AutoCloseable {
         if (!exchange.responseTimeout().isZero()) {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
-        request.onRequestBegin(recorder::onAssigned);
+        Scheduler.Task connectTimer = scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
+        request.onRequestBegin(begun -> {
+            recorder.onAssigned(begun);
+            if (recorder.hasConnection()) {
+                connectTimer.cancel();
+            }
+        });
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
-        scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
         recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis()));
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
             inFlight.remove(request);
+            connectTimer.cancel();
             if (upgrading && done != null && done.httpVersion() != null && done.httpVersion().startsWith("HTTP/2")) {
                 upgradedOrigins.add(origin);
             }
@@ -174,11 +183,13 @@ public final class UserConnections implements AutoCloseable {
     /**
      * Jetty's connect timeout is client-wide; this one is per request and also covers TLS. A request
      * still unassigned while others of this user are in flight may be queued behind busy connections
-     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired.
+     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired. The
+     * caller cancels it once the exchange has a usable connection, so that a reused connection
+     * leaves no task behind in the scheduler's queue (thousands a second under load).
      */
-    private void scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
+    private Scheduler.Task scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
         if (millis <= 0) {
-            return;
+            return NO_TIMER;
         }
         Runnable check = new Runnable() {
             @Override
@@ -193,7 +204,7 @@ public final class UserConnections implements AutoCloseable {
                 request.abort(new FailureMessages.ConnectTimeoutException(millis));
             }
         };
-        client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
+        return client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
     }
 
     private static String origin(URI uri) {
