@@ -7,6 +7,7 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -24,6 +25,7 @@ public final class SharedClient {
     /** Small and bounded: selector, scheduler and a few workers run I/O for all users. */
     static final int MAX_THREADS = 16;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
 
     private static final Object LOCK = new Object();
     private static SharedClient instance;
@@ -31,6 +33,7 @@ public final class SharedClient {
 
     private final HttpClient httpClient;
     private final WireRegistry registry = new WireRegistry();
+    private final ProfileRouting routing;
     private volatile boolean stopped;
 
     private SharedClient() throws Exception {
@@ -41,17 +44,16 @@ public final class SharedClient {
         threads.setReservedThreads(0);
         ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("h2bench-client-scheduler", true);
 
-        WiretapConnector connector = new WiretapConnector(registry);
+        // A load-test client trusts the server it is pointed at, as JMeter's own HTTP sampler does.
+        SslContextFactory.Client tls = new SslContextFactory.Client(true);
+        tls.setEndpointIdentificationAlgorithm(null);
+        WiretapConnector connector = new WiretapConnector(registry, tls);
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         // One selector per core: with non-blocking listeners the selectors parse every response, and
         // one thread for all users would cap the client at one core.
         connector.setSelectors(Math.max(1, Runtime.getRuntime().availableProcessors()));
         connector.setIdleTimeout(IDLE_TIMEOUT);
-        // A load-test client trusts the server it is pointed at, as JMeter's own HTTP sampler does.
-        SslContextFactory.Client tls = new SslContextFactory.Client(true);
-        tls.setEndpointIdentificationAlgorithm(null);
-        connector.setSslContextFactory(tls);
 
         HTTP2Client http2 = new HTTP2Client(connector);
         // h2 first: ALPN offers the protocols in this order, falling back to http/1.1. The first
@@ -78,6 +80,8 @@ public final class SharedClient {
         httpClient.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         httpClient.setMaxRequestsQueuedPerDestination(100_000);
         httpClient.addBean(registry);
+        routing = new ProfileRouting(httpClient, new SocketAddressResolver.Async(threads, scheduler, RESOLVE_TIMEOUT.toMillis()));
+        httpClient.setSocketAddressResolver(routing);
         httpClient.start();
     }
 
@@ -144,6 +148,10 @@ public final class SharedClient {
 
     HttpClient httpClient() {
         return httpClient;
+    }
+
+    ProfileRouting routing() {
+        return routing;
     }
 
     WireRegistry registry() {

@@ -53,8 +53,13 @@ public final class UserConnections implements AutoCloseable {
 
     /** Sends and waits: every outcome, failures included, comes back as a result. */
     public ExchangeResult send(ExchangeRequest exchange) throws InterruptedException {
+        return send(exchange, ConnectionProfile.DIRECT);
+    }
+
+    /** Sends on connections made as {@code profile} says, and waits. */
+    public ExchangeResult send(ExchangeRequest exchange, ConnectionProfile profile) throws InterruptedException {
         try {
-            return sendAsync(exchange).get();
+            return sendAsync(exchange, profile).get();
         } catch (ExecutionException unexpected) {
             throw new IllegalStateException("The exchange listener failed: " + unexpected.getCause(), unexpected.getCause());
         }
@@ -62,16 +67,22 @@ public final class UserConnections implements AutoCloseable {
 
     /** Sends without waiting; the future always completes normally, with a failed result on failure. */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange) {
+        return sendAsync(exchange, ConnectionProfile.DIRECT);
+    }
+
+    /** Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...). */
+    public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }
         HttpClient client = shared.httpClient();
+        shared.routing().register(profile);
         URI uri = exchange.uri();
         String origin = origin(uri);
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
                 .method(exchange.method())
-                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin()))
+                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
         copyHeaders(request, exchange, upgrading);

@@ -1,26 +1,63 @@
 package io.h2bench.client;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.channels.NetworkChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * A {@link ClientConnector} whose TCP end points count the bytes on the wire. Jetty creates one
  * end point per socket here, below TLS and below every HTTP protocol, so the counts include all
- * framing and encryption.
+ * framing and encryption. It also makes each socket as the user's {@link ConnectionProfile} asks:
+ * bound to its source address, paced to its bandwidth, with its client certificate.
  */
 final class WiretapConnector extends ClientConnector {
 
-    private final WireRegistry registry;
+    /** The source address of the connect in progress on this thread ({@code connect} is synchronous up to the bind). */
+    private static final ThreadLocal<InetAddress> BINDING = new ThreadLocal<>();
 
-    WiretapConnector(WireRegistry registry) {
+    private final WireRegistry registry;
+    private final SslContextFactory.Client trustAll;
+    private final Map<ClientCertificate, SslContextFactory.Client> withCertificate = new ConcurrentHashMap<>();
+
+    WiretapConnector(WireRegistry registry, SslContextFactory.Client trustAll) {
         this.registry = registry;
+        this.trustAll = trustAll;
+        setSslContextFactory(trustAll);
         addEventListener(registry);
+    }
+
+    @Override
+    public void connect(SocketAddress address, Map<String, Object> context) {
+        ConnectionProfile profile = ProfileRouting.profileOf(context);
+        if (profile.certificate() != null && context.containsKey(SSL_CONTEXT_FACTORY_CONTEXT_KEY)) {
+            context.put(SSL_CONTEXT_FACTORY_CONTEXT_KEY, tlsWith(profile.certificate()));
+        }
+        BINDING.set(profile.sourceAddress());
+        try {
+            super.connect(address, context);
+        } finally {
+            BINDING.remove();
+        }
+    }
+
+    @Override
+    protected void configure(SelectableChannel selectable) throws IOException {
+        super.configure(selectable);
+        InetAddress source = BINDING.get();
+        if (source != null && selectable instanceof NetworkChannel channel) {
+            channel.bind(new InetSocketAddress(source, 0));
+        }
     }
 
     @Override
@@ -28,10 +65,33 @@ final class WiretapConnector extends ClientConnector {
         SocketChannel socket = (SocketChannel) channel;
         SocketAddress local = localAddress(socket);
         WireConnection wire = registry.connected(socket, local);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> context = key.attachment() instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
         CountingEndPoint endPoint = new CountingEndPoint(socket, selector, key, getScheduler(), wire,
-                () -> registry.closed(local));
+                () -> registry.closed(local), ProfileRouting.profileOf(context).cps());
         endPoint.setIdleTimeout(getIdleTimeout().toMillis());
         return endPoint;
+    }
+
+    /** The trusting TLS configuration plus a key manager holding the user's certificate; one per certificate. */
+    private SslContextFactory.Client tlsWith(ClientCertificate certificate) {
+        return withCertificate.computeIfAbsent(certificate, key -> {
+            SslContextFactory.Client tls = new SslContextFactory.Client(true);
+            tls.setEndpointIdentificationAlgorithm(trustAll.getEndpointIdentificationAlgorithm());
+            tls.setKeyStore(key.keyStore());
+            tls.setKeyStorePassword(key.password());
+            if (key.alias() != null && !key.alias().isEmpty()) {
+                tls.setCertAlias(key.alias());
+            }
+            try {
+                addManaged(tls);
+                tls.start();
+            } catch (Exception failure) {
+                throw new IllegalStateException("Cannot use the client certificate"
+                        + (key.alias() == null ? "" : " '" + key.alias() + "'") + ": " + failure.getMessage(), failure);
+            }
+            return tls;
+        });
     }
 
     private static SocketAddress localAddress(SocketChannel socket) {

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
@@ -93,11 +94,12 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 return CacheBridge.cachedResult(result);
             }
             ExchangeRequest exchange = validate(url, method, result);
+            ConnectionProfile profile = ConnectionSettings.of(this, url);
             UserConnections user = connection();
             if (page != null && frameDepth > 0) {
-                return embeddedResource(user, exchange, url, result);
+                return embeddedResource(user, exchange, profile, url, result);
             }
-            ExchangeResult outcome = sendAndRead(user, exchange);
+            ExchangeResult outcome = sendAndRead(user, exchange, profile);
             fill(result, outcome, url);
             if (outcome.failed()) {
                 return result;
@@ -131,13 +133,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** A resource of the page being loaded: taken from a push, or requested without waiting. */
-    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, URL url,
-                                              HTTPSampleResult placeholder) {
+    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, ConnectionProfile profile,
+                                              URL url, HTTPSampleResult placeholder) {
         ExchangeResult pushed = page.takePush(url);
         if (pushed != null) {
             return page.started(placeholder, CompletableFuture.completedFuture(pushed));
         }
-        return page.started(placeholder, user.sendAsync(exchange));
+        return page.started(placeholder, user.sendAsync(exchange, profile));
     }
 
     /**
@@ -245,9 +247,10 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
-    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange, ConnectionProfile profile)
+            throws InterruptedException {
         try {
-            return user.send(exchange);
+            return user.send(exchange, profile);
         } finally {
             inUse = null;
         }
