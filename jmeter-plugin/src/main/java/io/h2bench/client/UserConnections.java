@@ -76,8 +76,9 @@ public final class UserConnections implements AutoCloseable {
             throw new IllegalStateException("This user's connections are closed");
         }
         HttpClient client = shared.httpClient();
-        shared.routing().register(profile);
         URI uri = exchange.uri();
+        refuseCleartextHttp2ThroughProxy(exchange, profile);
+        shared.routing().register(profile);
         String origin = origin(uri);
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
@@ -216,6 +217,16 @@ public final class UserConnections implements AutoCloseable {
             }
         };
         return client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */
+    private static void refuseCleartextHttp2ThroughProxy(ExchangeRequest exchange, ConnectionProfile profile) {
+        boolean cleartext = !"https".equalsIgnoreCase(exchange.uri().getScheme());
+        boolean priorKnowledge = exchange.mode() == ProtocolMode.H2C || exchange.mode() == ProtocolMode.HTTP_2;
+        if (cleartext && priorKnowledge && profile.proxyFor(exchange.uri().getHost()) != null) {
+            throw new IllegalArgumentException("HTTP/2 over cleartext (h2c) cannot go through an HTTP proxy, which speaks "
+                    + "HTTP/1.1 to its clients: use HTTP_1_1 or H2C_UPGRADE, or https (h2 through CONNECT)");
+        }
     }
 
     private static String origin(URI uri) {
