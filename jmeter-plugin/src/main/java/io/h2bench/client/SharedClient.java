@@ -8,7 +8,6 @@ import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.util.SocketAddressResolver;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -44,10 +43,8 @@ public final class SharedClient {
         threads.setReservedThreads(0);
         ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("h2bench-client-scheduler", true);
 
-        // A load-test client trusts the server it is pointed at, as JMeter's own HTTP sampler does.
-        SslContextFactory.Client tls = new SslContextFactory.Client(true);
-        tls.setEndpointIdentificationAlgorithm(null);
-        WiretapConnector connector = new WiretapConnector(registry, tls);
+        // TLS trusts the server it is pointed at, as JMeter's own HTTP sampler does (ProfileTls).
+        WiretapConnector connector = new WiretapConnector(registry);
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         // One selector per core: with non-blocking listeners the selectors parse every response, and

@@ -9,17 +9,15 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * A {@link ClientConnector} whose TCP end points count the bytes on the wire. Jetty creates one
  * end point per socket here, below TLS and below every HTTP protocol, so the counts include all
  * framing and encryption. It also makes each socket as the user's {@link ConnectionProfile} asks:
- * bound to its source address, paced to its bandwidth, with its client certificate.
+ * bound to its source address, paced to its bandwidth, with its client certificate ({@link ProfileTls}).
  */
 final class WiretapConnector extends ClientConnector {
 
@@ -27,23 +25,16 @@ final class WiretapConnector extends ClientConnector {
     private static final ThreadLocal<InetAddress> BINDING = new ThreadLocal<>();
 
     private final WireRegistry registry;
-    private final SslContextFactory.Client trustAll;
-    private final Map<ClientCertificate, SslContextFactory.Client> withCertificate = new ConcurrentHashMap<>();
 
-    WiretapConnector(WireRegistry registry, SslContextFactory.Client trustAll) {
+    WiretapConnector(WireRegistry registry) {
         this.registry = registry;
-        this.trustAll = trustAll;
-        setSslContextFactory(trustAll);
+        setSslContextFactory(new ProfileTls());
         addEventListener(registry);
     }
 
     @Override
     public void connect(SocketAddress address, Map<String, Object> context) {
-        ConnectionProfile profile = ProfileRouting.profileOf(context);
-        if (profile.certificate() != null && context.containsKey(SSL_CONTEXT_FACTORY_CONTEXT_KEY)) {
-            context.put(SSL_CONTEXT_FACTORY_CONTEXT_KEY, tlsWith(profile.certificate()));
-        }
-        BINDING.set(profile.sourceAddress());
+        BINDING.set(ProfileRouting.profileOf(context).sourceAddress());
         try {
             super.connect(address, context);
         } finally {
@@ -71,27 +62,6 @@ final class WiretapConnector extends ClientConnector {
                 () -> registry.closed(local), ProfileRouting.profileOf(context).cps());
         endPoint.setIdleTimeout(getIdleTimeout().toMillis());
         return endPoint;
-    }
-
-    /** The trusting TLS configuration plus a key manager holding the user's certificate; one per certificate. */
-    private SslContextFactory.Client tlsWith(ClientCertificate certificate) {
-        return withCertificate.computeIfAbsent(certificate, key -> {
-            SslContextFactory.Client tls = new SslContextFactory.Client(true);
-            tls.setEndpointIdentificationAlgorithm(trustAll.getEndpointIdentificationAlgorithm());
-            tls.setKeyStore(key.keyStore());
-            tls.setKeyStorePassword(key.password());
-            if (key.alias() != null && !key.alias().isEmpty()) {
-                tls.setCertAlias(key.alias());
-            }
-            try {
-                addManaged(tls);
-                tls.start();
-            } catch (Exception failure) {
-                throw new IllegalStateException("Cannot use the client certificate"
-                        + (key.alias() == null ? "" : " '" + key.alias() + "'") + ": " + failure.getMessage(), failure);
-            }
-            return tls;
-        });
     }
 
     private static SocketAddress localAddress(SocketChannel socket) {

@@ -38,7 +38,7 @@ final class ConnectionSettings {
             .filter(host -> !host.isEmpty()).toList();
     private static final int CPS_HTTP = JMeterUtils.getPropDefault("httpclient.socket.http.cps", 0);
     private static final int CPS_HTTPS = JMeterUtils.getPropDefault("httpclient.socket.https.cps", 0);
-    private static volatile ClientCertificate keyStore;
+    private static volatile LoadedKeyStore keyStore;
 
     private ConnectionSettings() {
     }
@@ -96,16 +96,20 @@ final class ConnectionSettings {
         if (file.isEmpty() || "NONE".equals(file)) {
             return null;
         }
-        ClientCertificate loaded = keyStore;
-        if (loaded == null) {
+        LoadedKeyStore loaded = keyStore;
+        if (loaded == null || !loaded.file().equals(file)) {
             synchronized (ConnectionSettings.class) {
-                if (keyStore == null) {
-                    keyStore = load(Path.of(file), System.getProperty("javax.net.ssl.keyStorePassword", ""));
+                if (keyStore == null || !keyStore.file().equals(file)) {
+                    keyStore = new LoadedKeyStore(file, load(Path.of(file), System.getProperty("javax.net.ssl.keyStorePassword", "")));
                 }
                 loaded = keyStore;
             }
         }
-        return loaded;
+        return loaded.certificate();
+    }
+
+    /** The key store read from {@code file}: one instance, so that its users share connections. */
+    private record LoadedKeyStore(String file, ClientCertificate certificate) {
     }
 
     private static ClientCertificate load(Path file, String password) throws IOException {
