@@ -93,13 +93,7 @@ public final class UserConnections implements AutoCloseable {
         if (!exchange.responseTimeout().isZero()) {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
-        Scheduler.Task connectTimer = scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
-        request.onRequestBegin(begun -> {
-            recorder.onAssigned(begun);
-            if (recorder.hasConnection()) {
-                connectTimer.cancel();
-            }
-        });
+        request.onRequestBegin(recorder::onAssigned);
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
@@ -107,12 +101,16 @@ public final class UserConnections implements AutoCloseable {
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
             inFlight.remove(request);
-            connectTimer.cancel();
             if (upgrading && done != null && done.httpVersion() != null && done.httpVersion().startsWith("HTTP/2")) {
                 upgradedOrigins.add(origin);
             }
         });
         request.send(recorder);
+        // On a reused connection Jetty has assigned the exchange within send(): no timer is needed.
+        if (!recorder.hasConnection() && !result.isDone()) {
+            Scheduler.Task connectTimer = scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
+            result.whenComplete((done, ignored) -> connectTimer.cancel());
+        }
         return result;
     }
 
@@ -195,9 +193,9 @@ public final class UserConnections implements AutoCloseable {
     /**
      * Jetty's connect timeout is client-wide; this one is per request and also covers TLS. A request
      * still unassigned while others of this user are in flight may be queued behind busy connections
-     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired. The
-     * caller cancels it once the exchange has a usable connection, so that a reused connection
-     * leaves no task behind in the scheduler's queue (thousands a second under load).
+     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired. Armed
+     * only for exchanges not on a usable connection right after send, and cancelled when they
+     * complete, so that reused connections cost the scheduler nothing (thousands a second).
      */
     private Scheduler.Task scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
         if (millis <= 0) {
