@@ -1,6 +1,5 @@
 package io.h2bench.client;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * Listens to one exchange (or one pushed response) and turns Jetty's events into an
@@ -31,7 +31,7 @@ final class ExchangeRecorder implements Response.Listener {
     private final long startNanos = System.nanoTime();
     private final AtomicLong wireIn = new AtomicLong();
     private final AtomicLong wireOut = new AtomicLong();
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    private final BodyBuffer body = new BodyBuffer();
     private final List<ExchangeRecorder> pushes = new ArrayList<>();
     private final CompletableFuture<ExchangeResult> result = new CompletableFuture<>();
 
@@ -40,7 +40,6 @@ final class ExchangeRecorder implements Response.Listener {
     private volatile boolean newConnection;
     private volatile long assignedNanos;
     private volatile long responseBeginNanos;
-    private long bodyBytes;
 
     ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
         this.request = request;
@@ -131,6 +130,9 @@ final class ExchangeRecorder implements Response.Listener {
         if (current != null) {
             current.received(this, headerWeight(response));
         }
+        if (!"HEAD".equalsIgnoreCase(request.method()) && response.getStatus() != 304) {
+            body.expect(response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH));
+        }
     }
 
     private static boolean isHttp2(Response response) {
@@ -163,12 +165,7 @@ final class ExchangeRecorder implements Response.Listener {
         if (current != null) {
             current.received(this, content.remaining());
         }
-        synchronized (body) {
-            bodyBytes += content.remaining();
-            byte[] bytes = new byte[content.remaining()];
-            content.get(bytes);
-            body.write(bytes, 0, bytes.length);
-        }
+        body.append(content);
     }
 
     @Override
@@ -219,12 +216,8 @@ final class ExchangeRecorder implements Response.Listener {
         WireConnection current = wire;
         long connect = newConnection && current != null ? current.connectNanos(endNanos) : 0;
         long latency = responseBeginNanos == 0 ? 0 : responseBeginNanos - startNanos;
-        byte[] bytes;
-        long payload;
-        synchronized (body) {
-            bytes = body.toByteArray();
-            payload = bodyBytes;
-        }
+        byte[] bytes = body.toByteArray();
+        long payload = bytes.length;
         return new ExchangeResult(
                 pushed ? "GET" : request.method(), uri, pushed, startMillis, startNanos,
                 assignedNanos == 0 ? 0 : assignedNanos - startNanos,

@@ -7,12 +7,13 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.SocketAddressResolver;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
- * The one Jetty {@code HttpClient} of this JVM, shared by every virtual user: one selector, one
+ * The one Jetty {@code HttpClient} of this JVM, shared by every virtual user: a selector per core, one
  * small bounded thread pool, one scheduler, one buffer pool. Users get their own connections
  * through request tags ({@link UserConnections}), not through clients of their own, so 1,000 users
  * cost no more threads than one. Reference counted: started by the first user, stopped by the last
@@ -23,6 +24,7 @@ public final class SharedClient {
     /** Small and bounded: selector, scheduler and a few workers run I/O for all users. */
     static final int MAX_THREADS = 16;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
 
     private static final Object LOCK = new Object();
     private static SharedClient instance;
@@ -30,6 +32,7 @@ public final class SharedClient {
 
     private final HttpClient httpClient;
     private final WireRegistry registry = new WireRegistry();
+    private final ProfileRouting routing;
     private volatile boolean stopped;
 
     private SharedClient() throws Exception {
@@ -40,15 +43,14 @@ public final class SharedClient {
         threads.setReservedThreads(0);
         ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("h2bench-client-scheduler", true);
 
+        // TLS trusts the server it is pointed at, as JMeter's own HTTP sampler does (ProfileTls).
         WiretapConnector connector = new WiretapConnector(registry);
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
-        connector.setSelectors(1);
+        // One selector per core: with non-blocking listeners the selectors parse every response, and
+        // one thread for all users would cap the client at one core.
+        connector.setSelectors(Math.max(1, Runtime.getRuntime().availableProcessors()));
         connector.setIdleTimeout(IDLE_TIMEOUT);
-        // A load-test client trusts the server it is pointed at, as JMeter's own HTTP sampler does.
-        SslContextFactory.Client tls = new SslContextFactory.Client(true);
-        tls.setEndpointIdentificationAlgorithm(null);
-        connector.setSslContextFactory(tls);
 
         HTTP2Client http2 = new HTTP2Client(connector);
         // h2 first: ALPN offers the protocols in this order, falling back to http/1.1. The first
@@ -59,6 +61,9 @@ public final class SharedClient {
         // avoids the cold-pool burst of one connection per request before SETTINGS arrive.
         transport.setConnectionPoolFactory(destination -> new MultiplexConnectionPool(
                 destination, UserTag.maxConnectionsOf(destination.getOrigin().getTag()), 1));
+        // The recorder's listeners never block: HTTP/1.1 responses are parsed and completed on the
+        // selector thread instead of a hop to a worker per read (measured: most of a sample's time).
+        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
 
         httpClient = new HttpClient(transport);
         httpClient.setExecutor(threads);
@@ -70,6 +75,8 @@ public final class SharedClient {
         httpClient.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         httpClient.setMaxRequestsQueuedPerDestination(100_000);
         httpClient.addBean(registry);
+        routing = new ProfileRouting(httpClient, new SocketAddressResolver.Async(threads, scheduler, RESOLVE_TIMEOUT.toMillis()));
+        httpClient.setSocketAddressResolver(routing);
         httpClient.start();
         // Bodies stay as the server sent them and Accept-Encoding comes only from the test plan. Only
         // after start(): Jetty 12.1's doStart() fills an *empty* set from ServiceLoader<Compression>.
@@ -139,6 +146,10 @@ public final class SharedClient {
 
     HttpClient httpClient() {
         return httpClient;
+    }
+
+    ProfileRouting routing() {
+        return routing;
     }
 
     WireRegistry registry() {

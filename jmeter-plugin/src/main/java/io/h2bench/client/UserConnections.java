@@ -13,6 +13,7 @@ import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.util.thread.Scheduler;
 import java.io.InterruptedIOException;
 
 /**
@@ -27,6 +28,8 @@ public final class UserConnections implements AutoCloseable {
     /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
     private static final Set<String> CONNECTION_HEADERS =
             Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
+
+    private static final Scheduler.Task NO_TIMER = () -> false;
 
     private final SharedClient shared;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
@@ -50,8 +53,13 @@ public final class UserConnections implements AutoCloseable {
 
     /** Sends and waits: every outcome, failures included, comes back as a result. */
     public ExchangeResult send(ExchangeRequest exchange) throws InterruptedException {
+        return send(exchange, ConnectionProfile.DIRECT);
+    }
+
+    /** Sends on connections made as {@code profile} says, and waits. */
+    public ExchangeResult send(ExchangeRequest exchange, ConnectionProfile profile) throws InterruptedException {
         try {
-            return sendAsync(exchange).get();
+            return sendAsync(exchange, profile).get();
         } catch (ExecutionException unexpected) {
             throw new IllegalStateException("The exchange listener failed: " + unexpected.getCause(), unexpected.getCause());
         }
@@ -59,16 +67,23 @@ public final class UserConnections implements AutoCloseable {
 
     /** Sends without waiting; the future always completes normally, with a failed result on failure. */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange) {
+        return sendAsync(exchange, ConnectionProfile.DIRECT);
+    }
+
+    /** Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...). */
+    public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }
         HttpClient client = shared.httpClient();
         URI uri = exchange.uri();
+        refuseCleartextHttp2ThroughProxy(exchange, profile);
+        shared.routing().register(profile);
         String origin = origin(uri);
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
                 .method(exchange.method())
-                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin()))
+                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
         copyHeaders(request, exchange, upgrading);
@@ -82,7 +97,6 @@ public final class UserConnections implements AutoCloseable {
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
-        scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
         recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis()));
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
@@ -92,6 +106,11 @@ public final class UserConnections implements AutoCloseable {
             }
         });
         request.send(recorder);
+        // On a reused connection Jetty has assigned the exchange within send(): no timer is needed.
+        if (!recorder.hasConnection() && !result.isDone()) {
+            Scheduler.Task connectTimer = scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
+            result.whenComplete((done, ignored) -> connectTimer.cancel());
+        }
         return result;
     }
 
@@ -174,11 +193,13 @@ public final class UserConnections implements AutoCloseable {
     /**
      * Jetty's connect timeout is client-wide; this one is per request and also covers TLS. A request
      * still unassigned while others of this user are in flight may be queued behind busy connections
-     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired.
+     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired. Armed
+     * only for exchanges not on a usable connection right after send, and cancelled when they
+     * complete, so that reused connections cost the scheduler nothing (thousands a second).
      */
-    private void scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
+    private Scheduler.Task scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
         if (millis <= 0) {
-            return;
+            return NO_TIMER;
         }
         Runnable check = new Runnable() {
             @Override
@@ -193,7 +214,17 @@ public final class UserConnections implements AutoCloseable {
                 request.abort(new FailureMessages.ConnectTimeoutException(millis));
             }
         };
-        client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
+        return client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */
+    private static void refuseCleartextHttp2ThroughProxy(ExchangeRequest exchange, ConnectionProfile profile) {
+        boolean cleartext = !"https".equalsIgnoreCase(exchange.uri().getScheme());
+        boolean priorKnowledge = exchange.mode() == ProtocolMode.H2C || exchange.mode() == ProtocolMode.HTTP_2;
+        if (cleartext && priorKnowledge && profile.proxyFor(exchange.uri().getHost()) != null) {
+            throw new IllegalArgumentException("HTTP/2 over cleartext (h2c) cannot go through an HTTP proxy, which speaks "
+                    + "HTTP/1.1 to its clients: use HTTP_1_1 or H2C_UPGRADE, or https (h2 through CONNECT)");
+        }
     }
 
     private static String origin(URI uri) {

@@ -7,13 +7,15 @@ package io.h2bench.client;
  *
  * @param user           unique per virtual user and per connection reset
  * @param maxConnections connections this user may open to one origin
+ * @param profile        how the connections are made (proxy, source address, DNS, bandwidth, certificate)
  */
-record UserTag(long user, int maxConnections) {
+record UserTag(long user, int maxConnections, ConnectionProfile profile) {
 
     UserTag {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
         }
+        profile = profile == null ? ConnectionProfile.DIRECT : profile;
     }
 
     /** Pool size for a destination whose origin carries {@code tag} (untagged: Jetty's HTTP/1.1 habit). */

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
@@ -117,11 +118,12 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 return CacheBridge.cachedResult(result);
             }
             ExchangeRequest exchange = validate(url, method, areFollowingRedirect, result);
+            ConnectionProfile profile = ConnectionSettings.of(this, url);
             UserConnections user = connection();
             if (page != null && frameDepth > 0) {
-                return embeddedResource(user, exchange, url, result);
+                return embeddedResource(user, exchange, profile, url, result);
             }
-            ExchangeResult outcome = sendAndRead(user, exchange, result);
+            ExchangeResult outcome = sendAndRead(user, exchange, profile, result);
             URL finalUrl = outcome.uri().toURL();
             result.setURL(finalUrl);
             fill(result, outcome, finalUrl);
@@ -164,13 +166,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** A resource of the page being loaded: taken from a push, or requested without waiting. */
-    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, URL url,
-                                              HTTPSampleResult placeholder) {
+    private HTTPSampleResult embeddedResource(UserConnections user, ExchangeRequest exchange, ConnectionProfile profile,
+                                              URL url, HTTPSampleResult placeholder) {
         ExchangeResult pushed = page.takePush(url);
         if (pushed != null) {
             return page.started(placeholder, CompletableFuture.completedFuture(pushed));
         }
-        return page.started(placeholder, user.sendAsync(exchange));
+        return page.started(placeholder, user.sendAsync(exchange, profile));
     }
 
     /**
@@ -291,12 +293,12 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
-    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange, HTTPSampleResult result)
-            throws InterruptedException {
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange, ConnectionProfile profile,
+            HTTPSampleResult result) throws InterruptedException {
         AtomicReference<ExchangeRequest> last = new AtomicReference<>(exchange);
         Challenges.Hop send = request -> {
             last.set(request);
-            return user.send(request);
+            return user.send(request, profileFor(request, exchange, profile));
         };
         try {
             Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
@@ -307,6 +309,18 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 // As HttpClient4: the request shown is the last one sent (after a redirect or a challenge).
                 showRequestHeaders(result, last.get().headers());
             }
+        }
+    }
+
+    /** A redirect from http to https (or back) takes that scheme's certificate and cps, as a new request would. */
+    private ConnectionProfile profileFor(ExchangeRequest hop, ExchangeRequest first, ConnectionProfile profile) {
+        if (hop.uri().getScheme().equalsIgnoreCase(first.uri().getScheme())) {
+            return profile;
+        }
+        try {
+            return ConnectionSettings.of(this, hop.uri().toURL());
+        } catch (IOException unreadable) {
+            return profile; // only the source address can fail, and it was read once already
         }
     }
 

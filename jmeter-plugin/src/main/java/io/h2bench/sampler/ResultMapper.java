@@ -13,10 +13,10 @@ import org.apache.jmeter.util.JMeterUtils;
  * appear in JMeter's listeners and JTL files:
  * <ul>
  *   <li>{@code timeStamp}: the request was handed to the client; {@code elapsed}: the last body byte
- *       arrived (or the failure happened), on the same monotonic clock. Durations are rounded up to
- *       whole milliseconds.</li>
+ *       arrived (or the failure happened), on the same monotonic clock. Durations are differences of
+ *       truncated millisecond readings, as in JMeter's own sampler (unbiased on average).</li>
  *   <li>{@code Connect}: TCP connect plus TLS handshake of a connection opened for this sample; 0 when
- *       the sample reused a connection. Time queued for a connection is never part of it.</li>
+ *       the sample reused a connection (at least 1 ms when new). Time queued for a connection is never part of it.</li>
  *   <li>{@code Latency}: until the response began (status line, or the HEADERS frame); always
  *       &lt;= elapsed. It includes Connect and any queueing, as in JMeter's own HTTP sampler.</li>
  *   <li>{@code sentBytes} / {@code bytes}: bytes written to / read from the TCP socket for this
@@ -35,12 +35,19 @@ final class ResultMapper {
     }
 
     static void timesAndSizes(ExchangeResult exchange, SampleResult result) {
-        long elapsed = millis(exchange.elapsedNanos());
+        long start = exchange.startNanos();
+        long connect = span(start, exchange.connectNanos());
+        if (exchange.newConnection() && exchange.connectNanos() > 0) {
+            // A connection opened for this sample shows at least 1 ms, never the 0 of a reused one.
+            connect = Math.max(1, connect);
+        }
+        long latency = Math.max(connect, span(start, exchange.latencyNanos()));
+        long elapsed = Math.max(latency, span(start, exchange.elapsedNanos()));
         // setStampAndTime takes an end time unless JMeter is set to stamp samples with start times.
         long stamp = START_STAMPS ? exchange.startMillis() : exchange.startMillis() + elapsed;
         result.setStampAndTime(stamp, elapsed);
-        result.setConnectTime(millis(exchange.connectNanos()));
-        result.setLatency(millis(exchange.latencyNanos()));
+        result.setConnectTime(connect);
+        result.setLatency(latency);
         result.setSentBytes(exchange.sentBytes());
         result.setBytes(exchange.receivedBytes());
         result.setBodySize(exchange.bodyBytes());
@@ -121,10 +128,17 @@ final class ResultMapper {
     }
 
     /**
-     * Rounds up, so a sub-millisecond loopback connect still shows as 1 ms rather than as the 0 of a
-     * reused connection; rounding every duration the same way keeps connect &lt;= latency &lt;= elapsed.
+     * A duration in whole milliseconds as JMeter's own sampler takes it: the difference of two
+     * truncated clock readings, here the millisecond marks of the monotonic clock at
+     * {@code startNanos} and at {@code startNanos + nanos}. Unbiased on average (rounding up added
+     * half a millisecond to every sample) and monotonic, so connect &lt;= latency &lt;= elapsed holds.
      */
+    static long span(long startNanos, long nanos) {
+        return nanos <= 0 ? 0 : Math.floorDiv(startNanos + nanos, 1_000_000) - Math.floorDiv(startNanos, 1_000_000);
+    }
+
+    /** For display only (sampler data): a duration to the nearest millisecond. */
     static long millis(long nanos) {
-        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+        return nanos <= 0 ? 0 : (nanos + 500_000) / 1_000_000;
     }
 }

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# What the h2bench sampler costs against JMeter's own HTTP Request (HttpClient4, "HC4"), issue 13:
+# one server on loopback (nginx from Debian's packages by default, installed when missing, so the
+# client is the bottleneck; --server h2bench for the project's server), test-plans/throughput.jmx.
+#   rows    per object (100 B, 44 kB) and user count (50, 400): h2bench h1, h1-tls, h2, h2c and HC4
+#           h1, h1-tls; requests/s, client CPU ms per request (less an idle JMeter's start and
+#           stop), peak threads, peak RSS, errors
+#   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
+#   single  one user back to back, 44 kB: mean elapsed of h2bench and HC4, and h2load's mean time
+#           for request, per protocol
+#   profile JFR of the single-user h1 run (--profile): threads that parked, and how often
+# Writes client-cost.md, results.csv, machine.txt and every tool's output under --out.
+# Build first (mvn -B package -DskipTests).
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+usage: benchmarks/client-cost.sh [options]
+
+  --server S      nginx (default) or h2bench
+  --users "N..."  user counts for the throughput rows; default "50 400"
+  --objects "..." objects for the throughput rows, from: 100B 44kB; default "100B 44kB"
+  --duration S    seconds per measurement; default 15
+  --profile       also record JFR on the single-user h1 run and summarise it
+  --out DIR       output directory; default target/h2bench-client-cost (emptied first)
+USAGE
+}
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+server=nginx users="50 400" objects="100B 44kB" duration=15 profile=false out=target/h2bench-client-cost
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --profile) profile=true; shift; continue ;;
+    --server) server="$2" ;;
+    --users) users="$2" ;;
+    --objects) objects="$2" ;;
+    --duration) duration="$2" ;;
+    --out) out="$2" ;;
+    *) echo "client-cost.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift 2
+done
+case "$server" in nginx|h2bench) ;; *) echo "client-cost.sh: --server is nginx or h2bench" >&2; exit 2 ;; esac
+
+# shellcheck source=../bin/lib/server.sh
+. "$root/bin/lib/server.sh"
+# shellcheck source=../bin/lib/process.sh
+. "$root/bin/lib/process.sh"
+run="$out/raw"
+fresh_run "$run" "$out" || exit 1
+nginx_pid=""
+stop_all() {
+  stop_server
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; fi
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# start_nginx: h1, h1-tls (http/1.1 only), h2 (TLS), h2c (prior knowledge) on free ports; sets ports[]
+start_nginx() {
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || {
+    echo "== installing nginx-light (Debian package)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+  }
+  local dir="$run/nginx"
+  mkdir -p "$dir/www" "$dir/tmp"
+  head -c 100 /dev/zero | tr '\0' 'a' >"$dir/www/small.txt"
+  head -c 45056 /dev/zero | tr '\0' 'b' >"$dir/www/small-text.txt"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
+    -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
+  ports=([h1]="$(free_port)" [tls]="$(free_port)" [h2]="$(free_port)" [h2c]="$(free_port)")
+  cat >"$dir/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
+  uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
+  keepalive_requests 1000000;
+  ssl_certificate $dir/cert.pem; ssl_certificate_key $dir/key.pem;
+  server { listen 127.0.0.1:${ports[h1]}; root $dir/www; }
+  server { listen 127.0.0.1:${ports[tls]} ssl; root $dir/www; }
+  server { listen 127.0.0.1:${ports[h2]} ssl http2; root $dir/www; }
+  server { listen 127.0.0.1:${ports[h2c]} http2; root $dir/www; }
+}
+CONF
+  /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" &
+  nginx_pid=$!
+  for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:${ports[h1]}/small.txt" && return 0; sleep 0.1; done
+  echo "nginx did not start ($dir/error.log)" >&2; return 1
+}
+
+declare -A ports
+if [ "$server" = nginx ]; then
+  start_nginx
+  server_pid="$nginx_pid"
+else
+  start_server "$run"
+  ports=([h1]="$(server_port h1_port)" [tls]="$(server_port tls_port)" [h2]="$(server_port h2_port)" [h2c]="$(server_port h2c_port)")
+  [ -n "${ports[h1]}" ] || { echo "no h1 port" >&2; exit 1; }
+fi
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git rev-parse --short HEAD)"
+  echo "server: $server"
+  echo "cores: $(nproc), cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+  echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+  java -version 2>&1 | head -1
+} >"$out/machine.txt"
+
+path_of() { case "$1" in 100B) echo /small.txt ;; 44kB) echo /small-text.txt ;; esac; }
+# protocol -> scheme port-key h2bench-version h2load-options
+settings() {
+  case "$1" in
+    h1) scheme=http key=h1 version=HTTP_1_1 h2load_opts=(--h1) ;;
+    h1-tls) scheme=https key=tls version=HTTP_1_1 h2load_opts=(--h1) ;;
+    h2) scheme=https key=h2 version=HTTP_2 h2load_opts=() ;;
+    h2c) scheme=http key=h2c version=H2C h2load_opts=() ;;
+  esac
+}
+
+# jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors mean_ms
+jmeter() {
+  local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
+  shift 5
+  settings "$protocol"
+  if [ "$client" = h2bench ]; then hu="$n"; else ju="$n"; fi
+  mkdir -p "$dir"
+  measured "$dir/client" timeout --kill-after=10 "$((duration + 120))" /usr/bin/time -f %M -o "$dir/rss.kb" \
+    java -Xmx1g "$@" -jar "$jmeter_jar" -n -t test-plans/throughput.jmx -l "$dir/results.jtl" -j "$dir/jmeter.log" \
+    -Jh2bench_users="$hu" -Jjmeter_users="$ju" -Jduration="$duration" -Jramp=1 -Jpath="$(path_of "$object")" \
+    -Jscheme="$scheme" -Jport="${ports[$key]}" -Jhttp_version="$version" -Jprotocol="$protocol" >/dev/null \
+    || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
+  awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
+    'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++ }
+     END { span = (last - first) / 1000; if (span <= 0) span = 1
+           printf "%d %.1f %.3f %d %.0f %d %.3f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024, e, sum / (n ? n : 1) }' \
+    "$dir/results.jtl"
+}
+
+# JMeter's own start and stop (the plan with no users), taken off every run's CPU
+idle_cpu=0
+measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/throughput.jmx -j "$run/jmeter-idle.log" \
+  -Jh2bench_users=0 -Jjmeter_users=0 >/dev/null || { echo "JMeter failed ($run/jmeter-idle.out)" >&2; exit 1; }
+idle_cpu="$(cat "$run/jmeter-idle.cpu")"
+echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
+
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1" >"$out/results.csv"
+row() { echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg)" >>"$out/results.csv"; echo "   $*"; }
+
+echo "== one user back to back, 44 kB"
+for protocol in h1 h1-tls h2 h2c; do
+  settings "$protocol"
+  extra=()
+  if [ "$protocol" = h1 ] && [ "$profile" = true ]; then
+    extra=("-XX:StartFlightRecording=filename=$run/single-h1-h2bench.jfr,settings=profile")
+  fi
+  row 44kB 1 "$protocol" h2bench "$(jmeter "$run/single-$protocol-h2bench" h2bench "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})"
+  case "$protocol" in h1|h1-tls) row 44kB 1 "$protocol" hc4 "$(jmeter "$run/single-$protocol-hc4" hc4 "$protocol" 1 44kB)" ;; esac
+  h2load -n 5000 -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" >"$run/single-$protocol-h2load.out" 2>&1 || true
+  mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000; sub(/[a-z]+$/, "", v); printf "%.3f", v * f }' "$run/single-$protocol-h2load.out")"
+  row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0}"
+done
+
+for object in $objects; do
+  for n in $users; do
+    echo "== $object, $n users, $duration s each"
+    for protocol in h1 h1-tls h2 h2c; do
+      row "$object" "$n" "$protocol" h2bench "$(jmeter "$run/$object-$n-$protocol-h2bench" h2bench "$protocol" "$n" "$object")"
+      case "$protocol" in h1|h1-tls) row "$object" "$n" "$protocol" hc4 "$(jmeter "$run/$object-$n-$protocol-hc4" hc4 "$protocol" "$n" "$object")" ;; esac
+    done
+  done
+done
+
+if [ "$profile" = true ] && [ -f "$run/single-h1-h2bench.jfr" ]; then
+  {
+    echo "JFR, one h2bench user on h1 (jdk.ThreadPark over 20 ms and execution samples)"
+    echo "requests: $(awk -F, 'NR > 1' "$run/single-h1-h2bench/results.jtl" | wc -l)"
+    echo "parks by thread:"
+    jfr print --events jdk.ThreadPark "$run/single-h1-h2bench.jfr" | sed -n 's/.*eventThread = "\([^"]*\)".*/\1/p' \
+      | sed 's/-[0-9]*$//' | sort | uniq -c | sort -rn | head -8
+    echo "top frames of execution samples:"
+    jfr print --events jdk.ExecutionSample "$run/single-h1-h2bench.jfr" | grep -A1 'stackTrace = \[' \
+      | grep -v -e stackTrace -e '^--' | sed 's/line:.*//' | sort | uniq -c | sort -rn | head -12
+  } >"$out/profile.txt"
+fi
+
+awk -F, -f benchmarks/client-cost-table.awk "$out/results.csv" >"$out/client-cost.md"
+cat "$out/machine.txt" "$out/client-cost.md"
+echo "== done: $out/client-cost.md, results.csv, machine.txt${profile:+, profile.txt}; raw output under $run/"

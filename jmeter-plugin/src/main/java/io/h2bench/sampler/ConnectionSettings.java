@@ -1,0 +1,134 @@
+package io.h2bench.sampler;
+
+import io.h2bench.client.ClientCertificate;
+import io.h2bench.client.ConnectionProfile;
+import io.h2bench.client.HostResolver;
+import io.h2bench.client.ProxySettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.net.URL;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.jmeter.JMeter;
+import org.apache.jmeter.protocol.http.control.DNSCacheManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.util.JMeterUtils;
+
+/**
+ * How JMeter's HTTP Request (HttpClient4) would make this sample's connections, as a
+ * {@link ConnectionProfile}: the sampler's proxy fields or the {@code -H/-P} proxy, the source
+ * address field, the DNS Cache Manager, {@code httpclient.socket.http(s).cps} and the key store of
+ * {@code javax.net.ssl.keyStore}. Read the way {@code HTTPHCAbstractImpl} reads them.
+ */
+final class ConnectionSettings {
+
+    private static final String STATIC_PROXY_HOST = System.getProperty("http.proxyHost", "");
+    private static final int STATIC_PROXY_PORT = Integer.parseInt(System.getProperty("http.proxyPort", "0"));
+    private static final List<String> NON_PROXY_HOSTS = Arrays.stream(System.getProperty("http.nonProxyHosts", "").split("\\|"))
+            .filter(host -> !host.isEmpty()).toList();
+    private static final int CPS_HTTP = JMeterUtils.getPropDefault("httpclient.socket.http.cps", 0);
+    private static final int CPS_HTTPS = JMeterUtils.getPropDefault("httpclient.socket.https.cps", 0);
+    private static volatile LoadedKeyStore keyStore;
+
+    private ConnectionSettings() {
+    }
+
+    static ConnectionProfile of(HTTPSamplerBase sampler, URL url) throws IOException {
+        boolean secure = "https".equalsIgnoreCase(url.getProtocol());
+        DNSCacheManager dns = sampler.getDNSResolver();
+        ConnectionProfile profile = new ConnectionProfile(sourceAddress(sampler), proxy(sampler),
+                dns == null ? null : new CacheManagerResolver(dns), secure ? CPS_HTTPS : CPS_HTTP,
+                secure ? certificate() : null);
+        return profile.equals(ConnectionProfile.DIRECT) ? ConnectionProfile.DIRECT : profile;
+    }
+
+    /** The sampler's proxy fields win over the command line's, which skips the non-proxy hosts. */
+    private static ProxySettings proxy(HTTPSamplerBase sampler) {
+        if (!sampler.getProxyHost().isBlank() && sampler.getProxyPortInt() > 0) {
+            return new ProxySettings(sampler.getProxyScheme(), sampler.getProxyHost().trim(), sampler.getProxyPortInt(),
+                    sampler.getProxyUser(), sampler.getProxyPass(), List.of());
+        }
+        if (STATIC_PROXY_HOST.isEmpty() || STATIC_PROXY_PORT <= 0) {
+            return null;
+        }
+        return new ProxySettings(System.getProperty("http.proxyScheme", "http"), STATIC_PROXY_HOST, STATIC_PROXY_PORT,
+                JMeterUtils.getPropDefault(JMeter.HTTP_PROXY_USER, ""), JMeterUtils.getPropDefault(JMeter.HTTP_PROXY_PASS, ""),
+                NON_PROXY_HOSTS);
+    }
+
+    /** The "Source address" field: an IP or host name, or a network device's (IPv4 or IPv6) address. */
+    private static InetAddress sourceAddress(HTTPSamplerBase sampler) throws IOException {
+        String source = sampler.getIpSource().trim();
+        if (source.isEmpty()) {
+            return null;
+        }
+        HTTPSamplerBase.SourceType type = HTTPSamplerBase.SourceType.values()[sampler.getIpSourceType()];
+        if (type == HTTPSamplerBase.SourceType.HOSTNAME) {
+            return InetAddress.getByName(source);
+        }
+        NetworkInterface device = NetworkInterface.getByName(source);
+        if (device == null) {
+            throw new UnknownHostException("Cannot find interface " + source);
+        }
+        Class<? extends InetAddress> family = type == HTTPSamplerBase.SourceType.DEVICE_IPV4 ? Inet4Address.class
+                : type == HTTPSamplerBase.SourceType.DEVICE_IPV6 ? Inet6Address.class : InetAddress.class;
+        for (InterfaceAddress address : device.getInterfaceAddresses()) {
+            if (family.isInstance(address.getAddress())) {
+                return address.getAddress();
+            }
+        }
+        throw new UnknownHostException("Interface " + source + " does not have address of type " + family.getSimpleName());
+    }
+
+    /** {@code javax.net.ssl.keyStore}, loaded once, as JMeter's SSLManager loads it. */
+    private static ClientCertificate certificate() throws IOException {
+        String file = System.getProperty("javax.net.ssl.keyStore", "");
+        if (file.isEmpty() || "NONE".equals(file)) {
+            return null;
+        }
+        LoadedKeyStore loaded = keyStore;
+        if (loaded == null || !loaded.file().equals(file)) {
+            synchronized (ConnectionSettings.class) {
+                if (keyStore == null || !keyStore.file().equals(file)) {
+                    keyStore = new LoadedKeyStore(file, load(Path.of(file), System.getProperty("javax.net.ssl.keyStorePassword", "")));
+                }
+                loaded = keyStore;
+            }
+        }
+        return loaded.certificate();
+    }
+
+    /** The key store read from {@code file}: one instance, so that its users share connections. */
+    private record LoadedKeyStore(String file, ClientCertificate certificate) {
+    }
+
+    private static ClientCertificate load(Path file, String password) throws IOException {
+        String type = System.getProperty("javax.net.ssl.keyStoreType",
+                file.toString().toLowerCase().endsWith(".jks") ? "JKS" : "PKCS12");
+        try (InputStream in = Files.newInputStream(file)) {
+            KeyStore store = KeyStore.getInstance(type);
+            store.load(in, password.toCharArray());
+            return new ClientCertificate(store, password, null);
+        } catch (GeneralSecurityException failure) {
+            throw new IOException("Cannot read the key store " + file + " (javax.net.ssl.keyStore): " + failure.getMessage(), failure);
+        }
+    }
+
+    /** JMeter's DNS Cache Manager (one per thread), equal for the same manager so connections are reused. */
+    private record CacheManagerResolver(DNSCacheManager manager) implements HostResolver {
+        @Override
+        public InetAddress[] resolve(String host) throws UnknownHostException {
+            return manager.resolve(host);
+        }
+    }
+}

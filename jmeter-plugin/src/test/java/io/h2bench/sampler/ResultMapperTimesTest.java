@@ -1,0 +1,70 @@
+package io.h2bench.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.client.ExchangeResult;
+import java.net.URI;
+import java.util.List;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JMeter's durations from the client's nanosecond ones: differences of truncated millisecond
+ * readings, as JMeter's own sampler takes them, so that sub-millisecond loopback samples average
+ * to their real time instead of a whole millisecond more.
+ */
+class ResultMapperTimesTest {
+
+    private static final long MS = 1_000_000;
+
+    @Test
+    void shouldAverageToTheRealDurationWhenSamplesAreShorterThanOneMillisecond() {
+        long samples = 10_000;
+        long sumElapsed = 0;
+        long sumLatency = 0;
+        for (long i = 0; i < samples; i++) {
+            // start phases spread evenly over a millisecond, as an arbitrary clock gives them
+            HTTPSampleResult result = mapped(123 * MS + i * MS / samples + i * 7 * MS, 0, 150_000, 300_000, false);
+            sumElapsed += result.getTime();
+            sumLatency += result.getLatency();
+        }
+        assertThat(sumElapsed / (double) samples).isCloseTo(0.30, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(sumLatency / (double) samples).isCloseTo(0.15, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void shouldKeepConnectAtLeastOneMillisecondWhenTheConnectionIsNew() {
+        HTTPSampleResult result = mapped(5 * MS + 100, 200_000, 400_000, 600_000, true);
+
+        assertThat(result.getConnectTime()).isEqualTo(1);
+        assertThat(result.getLatency()).isGreaterThanOrEqualTo(result.getConnectTime());
+        assertThat(result.getTime()).isGreaterThanOrEqualTo(result.getLatency());
+    }
+
+    @Test
+    void shouldShowNoConnectWhenTheConnectionIsReused() {
+        HTTPSampleResult result = mapped(5 * MS + 999_000, 0, 400_000, 600_000, false);
+
+        assertThat(result.getConnectTime()).isZero();
+        assertThat(result.getLatency()).isEqualTo(1);
+        assertThat(result.getTime()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepConnectBelowLatencyBelowElapsedWhenPhasesVary() {
+        for (long phase = 0; phase < MS; phase += 50_000) {
+            HTTPSampleResult result = mapped(9 * MS + phase, 1_300_000, 1_900_000, 2_600_000, true);
+            assertThat(result.getConnectTime()).isBetween(1L, result.getLatency());
+            assertThat(result.getLatency()).isLessThanOrEqualTo(result.getTime());
+        }
+    }
+
+    private static HTTPSampleResult mapped(long startNanos, long connect, long latency, long elapsed, boolean newConnection) {
+        ExchangeResult exchange = new ExchangeResult("GET", URI.create("http://127.0.0.1/"), false, 1_000L, startNanos,
+                0, connect, latency, elapsed, 200, "OK", "HTTP/1.1", List.of(), new byte[0], 0, 0, 0, 1,
+                newConnection, null, null, null, List.of());
+        HTTPSampleResult result = new HTTPSampleResult();
+        ResultMapper.timesAndSizes(exchange, result);
+        return result;
+    }
+}

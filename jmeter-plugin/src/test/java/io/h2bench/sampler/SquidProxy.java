@@ -1,0 +1,121 @@
+package io.h2bench.sampler;
+
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Squid from Debian's packages on 127.0.0.1, a free port, no cache, every request in its access
+ * log; optionally with Basic proxy authentication for one user. Stopped and its files removed on close.
+ */
+final class SquidProxy implements AutoCloseable {
+
+    static final String SQUID = "/usr/sbin/squid";
+    static final String NCSA = "/usr/lib/squid/basic_ncsa_auth";
+
+    private final Path dir;
+    private final Process process;
+    private final int port;
+
+    private SquidProxy(Path dir, Process process, int port) {
+        this.dir = dir;
+        this.process = process;
+        this.port = port;
+    }
+
+    /** Starts squid; the test is skipped where squid is not installed. */
+    static SquidProxy start(String user, String password) throws Exception {
+        assumeThat(Path.of(SQUID)).as("squid (Debian package squid)").exists();
+        Path dir = Files.createTempDirectory("h2bench-squid");
+        // squid started as root runs as user proxy, which must write its logs here
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        int port = freePort();
+        StringBuilder conf = new StringBuilder("http_port 127.0.0.1:" + port + "\n");
+        if (user != null) {
+            Files.writeString(dir.resolve("passwd"), user + ":" + apr1(password) + "\n");
+            conf.append("auth_param basic program ").append(NCSA).append(' ').append(dir.resolve("passwd")).append('\n')
+                    .append("auth_param basic realm h2bench\nacl users proxy_auth REQUIRED\nhttp_access allow users\n");
+        }
+        conf.append("http_access ").append(user == null ? "allow" : "deny").append(" all\ncache deny all\n")
+                .append("pid_filename ").append(dir.resolve("squid.pid")).append('\n')
+                .append("access_log stdio:").append(dir.resolve("access.log")).append('\n')
+                .append("cache_log ").append(dir.resolve("cache.log")).append('\n')
+                .append("coredump_dir ").append(dir).append("\nshutdown_lifetime 0 seconds\n");
+        Files.writeString(dir.resolve("squid.conf"), conf);
+        Process process = new ProcessBuilder(SQUID, "-N", "-f", dir.resolve("squid.conf").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("squid.out").toFile()).start();
+        SquidProxy squid = new SquidProxy(dir, process, port);
+        squid.awaitListening();
+        return squid;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The access log's lines so far (squid writes each when the request ends). */
+    String accessLog() throws IOException {
+        Path log = dir.resolve("access.log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** Access log lines containing {@code text}, waiting up to 10 s for {@code expected} of them. */
+    long awaitLines(String text, long expected) throws Exception {
+        long found = 0;
+        for (int attempt = 0; attempt < 100 && found < expected; attempt++) {
+            found = accessLog().lines().filter(line -> line.contains(text)).count();
+            if (found < expected) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        return found;
+    }
+
+    private void awaitListening() throws Exception {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException notYet) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("squid exited: " + Files.readString(dir.resolve("squid.out")));
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        throw new IllegalStateException("squid did not listen on " + port + " within 10 s");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String apr1(String password) throws Exception {
+        Process openssl = new ProcessBuilder("openssl", "passwd", "-apr1", password).start();
+        String hash = new String(openssl.getInputStream().readAllBytes()).trim();
+        openssl.waitFor(10, TimeUnit.SECONDS);
+        return hash;
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+}
