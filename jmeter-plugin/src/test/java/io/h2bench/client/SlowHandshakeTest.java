@@ -42,4 +42,21 @@ class SlowHandshakeTest extends AgainstServer {
             assertThat(result.failureMessage()).contains("within 1000 ms (response timeout");
         }
     }
+
+    /** A connection still opening for a request that gave up: the next request counts only its own wait. */
+    @Test
+    void shouldNeverReportMoreConnectTimeThanElapsedWhenTheConnectionWasOpenedForAnAbandonedRequest() throws Exception {
+        try (CountingRelay slow = new CountingRelay(server.port(Listener.H2), WAY_TO_SERVER_MILLIS)) {
+            URI uri = URI.create("https://127.0.0.1:" + slow.port() + "/small-text.txt");
+            ExchangeResult abandoned = user.send(ExchangeRequest.get(uri, ProtocolMode.HTTP_2)
+                    .withTimeouts(Duration.ofMillis(500), Duration.ofMillis(1_000)));
+
+            ExchangeResult next = user.send(ExchangeRequest.get(uri, ProtocolMode.HTTP_2)
+                    .withTimeouts(Duration.ofMillis(5_000), Duration.ofMillis(5_000)));
+
+            assertThat(abandoned.failureMessage()).contains("within 500 ms (connect timeout)");
+            assertThat(next.failed()).as(next.failureMessage()).isFalse();
+            assertThat(next.connectNanos()).isPositive().isLessThanOrEqualTo(next.elapsedNanos());
+        }
+    }
 }
