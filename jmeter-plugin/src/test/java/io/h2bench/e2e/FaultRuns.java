@@ -23,8 +23,9 @@ final class FaultRuns {
     }
 
     /**
-     * Exit 0, exactly {@code samples} lines, no sample longer than {@code timeoutMillis} plus a margin
-     * for a loaded machine, and each failure one line of text naming what went wrong.
+     * Exit 0, exactly {@code samples} lines, no sample longer than {@code timeoutMillis} (connect plus
+     * response timeout: the response timeout counts from the written request) plus a margin for a
+     * loaded machine, and each failure one line of text naming what went wrong.
      */
     static List<Map<String, String>> assertAccounted(JMeterRun run, int samples, long timeoutMillis) throws Exception {
         List<Map<String, String>> rows = assertRun(run, samples, timeoutMillis);

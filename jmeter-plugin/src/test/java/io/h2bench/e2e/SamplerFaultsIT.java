@@ -22,6 +22,8 @@ class SamplerFaultsIT extends PlanAgainstServer {
     private static final long TIMEOUT = 1_000;
     /** Connect timeout elsewhere: a cold JMeter's first TLS handshakes on a loaded machine took over 1 s. */
     private static final long CONNECT_TIMEOUT = 3_000;
+    /** The longest a sample may take: to the written request, then silence. */
+    private static final long LONGEST = CONNECT_TIMEOUT + TIMEOUT;
 
     private MisbehavingPeers peers;
 
@@ -45,7 +47,7 @@ class SamplerFaultsIT extends PlanAgainstServer {
 
     /** Runs the plan; every sample must be accounted for and have failed. Returns their messages. */
     private List<String> allFailed(String name, Map<String, String> properties) throws Exception {
-        List<Map<String, String>> rows = FaultRuns.assertAccounted(FaultRuns.run(jmeter, name, properties), USERS * LOOPS, TIMEOUT);
+        List<Map<String, String>> rows = FaultRuns.assertAccounted(FaultRuns.run(jmeter, name, properties), USERS * LOOPS, LONGEST);
         assertThat(rows).allMatch(JtlRows::failed);
         return FaultRuns.messages(rows);
     }
@@ -59,7 +61,7 @@ class SamplerFaultsIT extends PlanAgainstServer {
 
         JMeterRun run = FaultRuns.run(jmeter, "fault-goaway-page", properties);
 
-        List<Map<String, String>> rows = FaultRuns.assertRun(run, USERS * LOOPS, CONNECT_TIMEOUT);
+        List<Map<String, String>> rows = FaultRuns.assertRun(run, USERS * LOOPS, LONGEST);
         assertThat(rows).allMatch(JtlRows::failed);
         assertThat(FaultRuns.messages(rows)).allSatisfy(message -> assertThat(message)
                 .startsWith("Embedded resource download error:").contains("/item/").doesNotContain("\n")
@@ -98,7 +100,7 @@ class SamplerFaultsIT extends PlanAgainstServer {
         int port = server.port(Listener.H1_TLS);
 
         List<Map<String, String>> rows = FaultRuns.assertAccounted(
-                FaultRuns.run(jmeter, "fault-alpn-h1", against("https", port, "/small-text.txt", "HTTP_2")), USERS * LOOPS, CONNECT_TIMEOUT);
+                FaultRuns.run(jmeter, "fault-alpn-h1", against("https", port, "/small-text.txt", "HTTP_2")), USERS * LOOPS, LONGEST);
 
         assertThat(rows).noneMatch(JtlRows::failed);
         assertThat(server.requestsReceived("/small-text.txt")).isEqualTo(USERS * LOOPS);

@@ -38,7 +38,8 @@ class ServerRestartIT extends PlanAgainstServer {
                 java.time.Duration.ofMinutes(1));
         server = restarted.get(10, TimeUnit.SECONDS);
 
-        List<Map<String, String>> rows = FaultRuns.assertAccounted(run, USERS * LOOPS, 3_000);
+        // 3 s to connect, then 3 s of silence at most
+        List<Map<String, String>> rows = FaultRuns.assertAccounted(run, USERS * LOOPS, 6_000);
         assertThat(rows).filteredOn(JtlRows::failed).as("errors during the outage").isNotEmpty();
         assertThat(FaultRuns.messages(rows)).allSatisfy(message ->
                 assertThat(message).containsAnyOf("refused", "closed before the response was complete", "GOAWAY",
