@@ -32,6 +32,7 @@ public final class TestObjects {
         context.addServlet(option, "/option");
         context.addServlet(new ServletHolder("articles", new ArticlesServlet()), "/articles/*");
         context.addServlet(new ServletHolder("resources", new ResourcePageServlet()), "/resources");
+        BodyFirstFilter.install(context, "option");
         return context;
     }
 }
