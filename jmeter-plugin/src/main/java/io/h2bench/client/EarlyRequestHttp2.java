@@ -10,7 +10,6 @@ import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.HTTP2ClientConnectionFactory;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.internal.HTTPSessionListenerPromise;
-import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.Connection;
@@ -101,7 +100,7 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
     }
 
     /** Before the server's SETTINGS, its stream limit is unknown: one request at a time. */
-    private static final class OneStreamUntilSettings extends HttpConnectionOverHTTP2 {
+    private static final class OneStreamUntilSettings extends PushSafeConnectionOverHTTP2 {
 
         private final BooleanSupplier serverSettings;
 

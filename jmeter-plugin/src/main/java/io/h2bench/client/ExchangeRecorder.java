@@ -214,7 +214,8 @@ final class ExchangeRecorder implements Response.Listener {
             }
         }
         WireConnection current = wire;
-        long connect = newConnection && current != null ? current.connectNanos(endNanos) : 0;
+        // A connection opened for an earlier request that gave up counts only from this one's start.
+        long connect = newConnection && current != null ? current.connectNanos(startNanos, endNanos) : 0;
         long latency = responseBeginNanos == 0 ? 0 : responseBeginNanos - startNanos;
         byte[] bytes = body.toByteArray();
         long payload = bytes.length;

@@ -97,7 +97,8 @@ public final class UserConnections implements AutoCloseable {
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
-        recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis()));
+        recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis(),
+                !exchange.connectTimeout().isZero()));
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
             inFlight.remove(request);

@@ -82,10 +82,10 @@ final class WireConnection {
         return !secure || handshakeDoneNanos != 0;
     }
 
-    /** TCP connect plus TLS handshake; up to {@code nowNanos} if the handshake has not finished. */
-    synchronized long connectNanos(long nowNanos) {
+    /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
+    synchronized long connectNanos(long sinceNanos, long nowNanos) {
         long end = !secure ? tcpConnectedNanos : handshakeDoneNanos != 0 ? handshakeDoneNanos : nowNanos;
-        return Math.max(0, end - connectBeginNanos);
+        return Math.max(0, end - Math.max(connectBeginNanos, sinceNanos));
     }
 
     /**

@@ -103,9 +103,25 @@ final class PageResources {
         page.setSentBytes(sent);
         page.setBodySize(body);
         page.setHeadersSize((int) Math.min(Integer.MAX_VALUE, headers));
-        if (!ignoreFailedResources) {
-            page.setSuccessful(success);
+        if (!ignoreFailedResources && !success) {
+            page.setSuccessful(false);
+            page.setResponseMessage(failedPartsMessage(page));
         }
+    }
+
+    /**
+     * JMeter's own wording for a page whose resources failed (HTTPSamplerBase.setParentSampleSuccess,
+     * private there), so that the page's line in a JTL says why, not "OK".
+     */
+    private static String failedPartsMessage(HTTPSampleResult page) {
+        StringBuilder message = new StringBuilder("Embedded resource download error:");
+        for (SampleResult part : page.getSubResults()) {
+            if (!part.isSuccessful()) {
+                message.append(part.getUrlAsString()).append(" code:").append(part.getResponseCode())
+                        .append(" message:").append(part.getResponseMessage()).append(", ");
+            }
+        }
+        return message.toString();
     }
 
     private static String key(URL url) {

@@ -16,12 +16,19 @@ final class CountingRelay implements AutoCloseable {
 
     private final ServerSocket listener;
     private final int targetPort;
+    private final long upstreamDelayMillis;
     private final AtomicLong clientToServer = new AtomicLong();
     private final AtomicLong serverToClient = new AtomicLong();
     private final Thread acceptor;
 
     CountingRelay(int targetPort) throws IOException {
+        this(targetPort, 0);
+    }
+
+    /** Connects to the server only {@code upstreamDelayMillis} after accepting: a slow way to the server. */
+    CountingRelay(int targetPort, long upstreamDelayMillis) throws IOException {
         this.targetPort = targetPort;
+        this.upstreamDelayMillis = upstreamDelayMillis;
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = new Thread(this::acceptLoop, "counting-relay");
         acceptor.setDaemon(true);
@@ -44,10 +51,11 @@ final class CountingRelay implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                Thread.sleep(upstreamDelayMillis);
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 pump(client, server, clientToServer);
                 pump(server, client, serverToClient);
-            } catch (IOException closed) {
+            } catch (IOException | InterruptedException closed) {
                 return;
             }
         }

@@ -1,0 +1,49 @@
+package io.h2bench.client;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jetty.client.Destination;
+import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
+import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
+
+/**
+ * Jetty's HTTP/2 client connection, minus a race that closes it under a pushed page.
+ * <p>
+ * Jetty 12.1.14's {@code release(channel)} hands the connection back to the pool for every channel
+ * that ends, also for the channels of pushed streams, which never took a slot from the pool. Each
+ * push thus gives back the slot of the page's own request. When two pushes end at once while that
+ * request is in flight, both see the connection in use, the first gives the slot back, the second
+ * finds none left: the pool refuses, and {@code HttpDestination} closes the connection, failing the
+ * page with an {@code AsynchronousCloseException} (a {@code ClosedChannelException}) and sending
+ * GOAWAY(PROTOCOL_ERROR) on the pushed HEADERS that follow. Seen about once in 60 pushed loads of
+ * {@code /articles?count=25} (issue 14). Jetty 12.0 released only the pool's own channels; so does
+ * this class: a pushed channel is destroyed and the pool is left alone.
+ */
+class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
+
+    /** Channels that carry an exchange taken from the pool (requests, not pushes). */
+    private final Set<HttpChannelOverHTTP2> pooled = ConcurrentHashMap.newKeySet();
+
+    PushSafeConnectionOverHTTP2(Destination destination, Session session, HTTP2Connection connection) {
+        super(destination, session, connection);
+    }
+
+    @Override
+    protected HttpChannelOverHTTP2 acquireHttpChannel() {
+        HttpChannelOverHTTP2 channel = super.acquireHttpChannel();
+        pooled.add(channel);
+        return channel;
+    }
+
+    @Override
+    protected void release(HttpChannelOverHTTP2 channel) {
+        if (pooled.remove(channel)) {
+            super.release(channel);
+        } else {
+            // A pushed stream's channel (HttpReceiverOverHTTP2.onPush makes it with newHttpChannel()).
+            channel.destroy();
+        }
+    }
+}
