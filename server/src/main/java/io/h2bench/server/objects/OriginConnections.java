@@ -1,0 +1,32 @@
+package io.h2bench.server.objects;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which TCP connections carried requests for each origin (host name and port), told apart by the
+ * client's address and port: what a browser or the sampler really opened per origin, counted at
+ * the server instead of on the wire.
+ */
+final class OriginConnections {
+
+    private final Map<String, Set<String>> byOrigin = new ConcurrentHashMap<>();
+
+    void record(String origin, String clientAddress, int clientPort) {
+        byOrigin.computeIfAbsent(origin, o -> ConcurrentHashMap.newKeySet()).add(clientAddress + ":" + clientPort);
+    }
+
+    /** One line per origin, sorted: {@code domain1.h2bench.test:8002 1}. */
+    String report() {
+        StringBuilder lines = new StringBuilder();
+        new TreeMap<>(byOrigin).forEach((origin, clients) ->
+                lines.append(origin).append(' ').append(clients.size()).append('\n'));
+        return lines.toString();
+    }
+
+    void clear() {
+        byOrigin.clear();
+    }
+}

@@ -1,0 +1,124 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import org.eclipse.jetty.client.ContentResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.h2bench.server.objects.AveragePage;
+
+/** Seed 001's 16-origin page: the seed's Table 1, virtual hosts, and connections per origin. */
+class AveragePageTest {
+
+    private static H2BenchServer server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = H2BenchServer.start(ServerSettings.ephemeral());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @BeforeEach
+    void forgetConnections() throws Exception {
+        try (OriginClient client = new OriginClient(Listener.H1, 1)) {
+            client.delete(server.baseUri(Listener.H1).resolve("/average/connections").toString());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Listener.class)
+    void shouldServeTheSeedsEightyFilesWhenThePageIsLoadedOnAnyListener(Listener listener) throws Exception {
+        try (OriginClient client = new OriginClient(listener, 6)) {
+            List<ContentResponse> files = client.loadAveragePage(listener, server.port(listener));
+
+            assertThat(files).hasSize(80).allSatisfy(file -> assertThat(file.getStatus()).isEqualTo(200));
+            long bytes = files.stream().mapToLong(file -> file.getContent().length).sum();
+            // Sized to the 2019 Web Almanac's median page of about 1,900 kB.
+            assertThat(bytes).isBetween(1_850_000L, 1_950_000L);
+        }
+    }
+
+    @Test
+    void shouldLinkTable1sCountsPerDomainWhenThePageIsRead() throws Exception {
+        try (OriginClient client = new OriginClient(Listener.H1, 1)) {
+            String html = client.get(pageUri(Listener.H1)).getContentAsString();
+
+            Map<Integer, Long> perDomain = Arrays.stream(html.split("\n"))
+                    .filter(line -> line.contains(AveragePage.DOMAIN_SUFFIX))
+                    .collect(Collectors.groupingBy(AveragePageTest::domainOfLine, TreeMap::new, Collectors.counting()));
+            // Table 1's row sums; domain1's html is the page itself.
+            assertThat(perDomain.values()).containsExactly(2L, 3L, 5L, 4L, 7L, 2L, 2L, 4L, 3L, 5L, 8L, 2L, 2L, 10L, 10L, 10L);
+            assertThat(html).contains("domain13.h2bench.test:" + server.port(Listener.H1) + "/average/flash1.swf");
+        }
+    }
+
+    @Test
+    void shouldServeAResourceOnlyFromItsOwnOriginWhenAskedByHostName() throws Exception {
+        try (OriginClient client = new OriginClient(Listener.H2, 1)) {
+            String base = "https://" + AveragePage.host(14) + ":" + server.port(Listener.H2);
+            String other = "https://" + AveragePage.host(1) + ":" + server.port(Listener.H2);
+
+            assertThat(client.get(base + "/average/img10.jpeg").getStatus()).isEqualTo(200);
+            assertThat(client.get(other + "/average/img10.jpeg").getStatus()).isEqualTo(404);
+            assertThat(client.get(base + "/average/img11.jpeg").getStatus()).isEqualTo(404);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Listener.class, names = {"H2", "H2C"})
+    void shouldSeeOneConnectionPerOriginWhenAnHttp2ClientLoadsThePage(Listener listener) throws Exception {
+        try (OriginClient client = new OriginClient(listener, 1)) {
+            client.loadAveragePage(listener, server.port(listener));
+        }
+
+        assertThat(connectionsPerOrigin(listener)).hasSize(16).allSatisfy((origin, count) -> assertThat(count).isEqualTo(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Listener.class, names = {"H1", "H1_TLS"})
+    void shouldSeeUpToSixConnectionsPerOriginWhenAnHttp1ClientLoadsThePage(Listener listener) throws Exception {
+        try (OriginClient client = new OriginClient(listener, 6)) {
+            client.loadAveragePage(listener, server.port(listener));
+        }
+
+        Map<String, Integer> connections = connectionsPerOrigin(listener);
+        assertThat(connections).hasSize(16).allSatisfy((origin, count) -> assertThat(count).isBetween(1, 6));
+        // Ten images at once on domain14: the client needs its six.
+        assertThat(connections.get(AveragePage.host(14) + ":" + server.port(listener))).isEqualTo(6);
+    }
+
+    /** The server's own count of client connections per origin, as {@code /average/connections} lists them. */
+    static Map<String, Integer> connectionsPerOrigin(Listener listener) throws Exception {
+        try (OriginClient client = new OriginClient(Listener.H1, 1)) {
+            String report = client.get(server.baseUri(Listener.H1).resolve("/average/connections").toString()).getContentAsString();
+            String port = ":" + server.port(listener);
+            return report.lines().map(line -> line.split(" "))
+                    .filter(fields -> fields[0].endsWith(port) && fields[0].contains(AveragePage.DOMAIN_SUFFIX))
+                    .collect(Collectors.toMap(fields -> fields[0], fields -> Integer.parseInt(fields[1]), (a, b) -> a, TreeMap::new));
+        }
+    }
+
+    private static String pageUri(Listener listener) {
+        return listener.scheme() + "://" + AveragePage.host(1) + ":" + server.port(listener) + AveragePage.PAGE_PATH;
+    }
+
+    private static int domainOfLine(String line) {
+        int start = line.indexOf("://") + 3;
+        return AveragePage.domainOf(line.substring(start, line.indexOf(':', start)));
+    }
+}
