@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -102,15 +103,30 @@ class AveragePageTest {
         assertThat(connections.get(AveragePage.host(14) + ":" + server.port(listener))).isEqualTo(6);
     }
 
-    /** The server's own count of client connections per origin, as {@code /average/connections} lists them. */
-    static Map<String, Integer> connectionsPerOrigin(Listener listener) throws Exception {
+    private static Map<String, Integer> connectionsPerOrigin(Listener listener) throws Exception {
+        Map<String, Set<String>> connections = connectionsPerOrigin(server, listener);
+        assertThat(sharedConnections(connections)).as("connections shared by origins").isZero();
+        return connections.entrySet().stream().collect(
+                Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size(), (a, b) -> a, TreeMap::new));
+    }
+
+    /** The server's own record of client connections per origin, as {@code /average/connections} lists them. */
+    static Map<String, Set<String>> connectionsPerOrigin(H2BenchServer server, Listener listener) throws Exception {
         try (OriginClient client = new OriginClient(Listener.H1, 1)) {
             String report = client.get(server.baseUri(Listener.H1).resolve("/average/connections").toString()).getContentAsString();
             String port = ":" + server.port(listener);
             return report.lines().map(line -> line.split(" "))
                     .filter(fields -> fields[0].endsWith(port) && fields[0].contains(AveragePage.DOMAIN_SUFFIX))
-                    .collect(Collectors.toMap(fields -> fields[0], fields -> Integer.parseInt(fields[1]), (a, b) -> a, TreeMap::new));
+                    .collect(Collectors.toMap(fields -> fields[0], fields -> Set.of(fields[2].split(",")),
+                            (a, b) -> a, TreeMap::new));
         }
+    }
+
+    /** Connections that carried requests for more than one origin (coalesced): none expected. */
+    static long sharedConnections(Map<String, Set<String>> perOrigin) {
+        long all = perOrigin.values().stream().mapToLong(Set::size).sum();
+        long distinct = perOrigin.values().stream().flatMap(Set::stream).distinct().count();
+        return all - distinct;
     }
 
     private static String pageUri(Listener listener) {

@@ -3,6 +3,7 @@ package io.h2bench.server.objects;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,11 +19,15 @@ final class OriginConnections {
         byOrigin.computeIfAbsent(origin, o -> ConcurrentHashMap.newKeySet()).add(clientAddress + ":" + clientPort);
     }
 
-    /** One line per origin, sorted: {@code domain1.h2bench.test:8002 1}. */
+    /**
+     * One line per origin, sorted: the origin, its count of connections, and their client ends
+     * ({@code domain1.h2bench.test:8002 1 127.0.0.1:53412}), so that connections shared by origins
+     * (HTTP/2 connection coalescing) show as the same client end under several origins.
+     */
     String report() {
         StringBuilder lines = new StringBuilder();
-        new TreeMap<>(byOrigin).forEach((origin, clients) ->
-                lines.append(origin).append(' ').append(clients.size()).append('\n'));
+        new TreeMap<>(byOrigin).forEach((origin, clients) -> lines.append(origin).append(' ').append(clients.size())
+                .append(' ').append(String.join(",", new TreeSet<>(clients))).append('\n'));
         return lines.toString();
     }
 
