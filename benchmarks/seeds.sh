@@ -44,8 +44,10 @@ run_seed() {
       benchmarks/resource-sweep.sh "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40
         6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30" 5
       cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/" ;;
-    004) # a REST collection seven ways, 25 and 500 items; the seed's first setup added 40-80 ms per request
-      bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms --iterations 5 --out "$dir/report"
+    004) # a REST collection eight ways, 25 and 500 items, 50 repeats as the seed (SEED004_ITERATIONS=5 for a
+         # quick run); the seed's first setup added 40-80 ms per request
+      bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms \
+        --iterations "${SEED004_ITERATIONS:-50}" --out "$dir/report"
       cp "$dir/report/comparison."{md,csv,png} "$dir/" ;;
   esac
   echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/machine.txt"

@@ -152,22 +152,11 @@ public final class AveragePage {
     }
 
     private static byte[] body(Kind kind, int domain, int n) {
-        byte[] text = TextCorpus.generate(kind.size, 100L * domain + n);
-        String wrapped = switch (kind) {
-            case HTML -> "<!DOCTYPE html>\n<html><body><pre>\n";
-            case CSS, JS -> "/*\n";
-            default -> "";
+        long seed = 100L * domain + n;
+        return switch (kind) {
+            case HTML -> TextCorpus.wrapped(kind.size, seed, "<!DOCTYPE html>\n<html><body><pre>\n", "</pre></body></html>\n");
+            case CSS, JS -> TextCorpus.wrapped(kind.size, seed, "/*\n", "*/\n");
+            default -> TextCorpus.generate(kind.size, seed);
         };
-        byte[] head = wrapped.getBytes(StandardCharsets.US_ASCII);
-        byte[] tail = switch (kind) {
-            case HTML -> "</pre></body></html>\n".getBytes(StandardCharsets.US_ASCII);
-            case CSS, JS -> "*/\n".getBytes(StandardCharsets.US_ASCII);
-            default -> new byte[0];
-        };
-        byte[] body = new byte[kind.size];
-        System.arraycopy(head, 0, body, 0, head.length);
-        System.arraycopy(text, 0, body, head.length, kind.size - head.length - tail.length);
-        System.arraycopy(tail, 0, body, kind.size - tail.length, tail.length);
-        return body;
     }
 }
