@@ -40,10 +40,19 @@ run_seed() {
     001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002)
       benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5
       cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
-    003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms
+    003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms, then
+      # 30 resources of 0.2..2 MB at 10 ms, 5 loads per cell; then 30 x 0.1 MB at 10 ms on Chrome's
+      # network profiles and the 290 kB script requested or pushed, with and without a profile,
+      # SEED003_PROFILE_ITERATIONS (default 2; a Regular 2G load takes about 100 s) loads per cell
       benchmarks/resource-sweep.sh "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40
-        6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30" 5
-      cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/" ;;
+        6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30
+        30:0.2m:10 30:0.4m:10 30:0.6m:10 30:0.8m:10 30:1m:10 30:1.2m:10 30:1.4m:10 30:1.6m:10 30:1.8m:10 30:2m:10" 5
+      cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/"
+      benchmarks/resource-sweep.sh "script script:wifi script:regular-4g script:good-3g script:regular-3g
+        script:good-2g script:regular-2g 30:0.1m:10:wifi 30:0.1m:10:regular-4g 30:0.1m:10:good-3g
+        30:0.1m:10:regular-3g 30:0.1m:10:good-2g 30:0.1m:10:regular-2g" "${SEED003_PROFILE_ITERATIONS:-2}"
+      for ext in md csv; do cp "target/h2bench-resource-sweep/sweep.$ext" "$dir/profiles.$ext"; done
+      cp target/h2bench-resource-sweep/script.csv "$dir/" ;;
     004) # a REST collection eight ways, 25 and 500 items, 50 repeats as the seed (SEED004_ITERATIONS=5 for a
          # quick run); the seed's first setup added 40-80 ms per request
       bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms \
