@@ -3,7 +3,8 @@
 # other, and keeps each run's tables, JTLs and logs in target/h2bench-seeds/<seed>/ together with
 # the machine it ran on (machine.txt). Build first (mvn -B package -DskipTests).
 #
-#   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 003 004 (default: all; about 20 minutes)
+#   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 001-average 003 004 (default: all but 001-average, which needs the
+#                                       sampler to resolve names through the DNS Cache Manager; about 90 minutes)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -11,7 +12,7 @@ out="target/h2bench-seeds"
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(000 001-002 003 004)
 for seed in "${seeds[@]}"; do
-  case "$seed" in 000|001-002|003|004) ;; *) echo "seeds.sh: unknown seed '$seed' (000 001-002 003 004)" >&2; exit 2 ;; esac
+  case "$seed" in 000|001-002|001-average|003|004) ;; *) echo "seeds.sh: unknown seed '$seed' (000 001-002 001-average 003 004)" >&2; exit 2 ;; esac
 done
 
 machine() { # what the figures depend on, written next to them
@@ -39,6 +40,9 @@ run_seed() {
       done ;;
     001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002)
       benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5
+      cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
+    001-average) # seed 001's own page: 80 files on 16 origins, one connection per origin on h2
+      benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5 average
       cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
     003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms, then
       # 30 resources of 0.2..2 MB at 10 ms, 5 loads per cell; then 30 x 0.1 MB at 10 ms on Chrome's
