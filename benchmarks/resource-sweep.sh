@@ -43,12 +43,6 @@ serve_profile() {
   current_profile="$1"
 }
 
-# warmup_for PROFILE: one warm-up load per protocol, none on 2G and 3G, where a load takes tens of
-# seconds and the JVM's first-load cost (under a second) is lost in it
-warmup_for() {
-  case "$1" in *2g|*3g) echo 0 ;; *) echo 1 ;; esac
-}
-
 echo "count,size,delay_ms,profile,h1_tls_ms,h2_ms,h2_to_h1_tls,errors" >"$out/sweep.csv"
 echo "profile,requested_ms,pushed_ms,pushed_to_requested,errors" >"$out/script.csv"
 done_cells=0
@@ -63,7 +57,6 @@ for spec in $cells; do
     echo "== cell $done_cells/$total: the 290 kB script, requested and pushed, profile ${profile:-none}"
     # A slow profile takes minutes per load: no response timeout short of that.
     run_cell "$cell" test-plans/resource-sweep.jmx -Jiterations="$iterations" -Jobject=script \
-      -Jwarmup="$(warmup_for "$profile")" \
       -Jresponse_timeout=600000 || exit 1
     csv="$cell/comparison.csv"
     requested=$(mean_of "$csv" script h2); pushed=$(mean_of "$csv" script h2-push)
@@ -75,7 +68,7 @@ for spec in $cells; do
   cell="$run/$count-$size-$delay${profile:+-$profile}"
   mkdir -p "$cell"
   echo "== cell $done_cells/$total: $count resources of $size, server delay $delay ms, profile ${profile:-none}"
-  run_cell "$cell" test-plans/resource-sweep.jmx -Jiterations="$iterations" -Jwarmup="$(warmup_for "${profile:-}")" \
+  run_cell "$cell" test-plans/resource-sweep.jmx -Jiterations="$iterations" \
     -Jcount="$count" -Jsize="$size" -Jdelay="$delay" -Jresponse_timeout=600000 || exit 1
   csv="$cell/comparison.csv"
   tls=$(mean_of "$csv" resources h1-tls); h2=$(mean_of "$csv" resources h2)

@@ -47,7 +47,8 @@ run_seed() {
     003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms, then
       # 30 resources of 0.2..2 MB at 10 ms, 5 loads per cell; then 30 x 0.1 MB at 10 ms on Chrome's
       # network profiles and the 290 kB script requested or pushed, with and without a profile,
-      # SEED003_PROFILE_ITERATIONS (default 2; a Regular 2G load takes about 100 s) loads per cell
+      # SEED003_PROFILE_ITERATIONS (default 2; a Regular 2G load takes about 100 s) loads per cell after one
+      # warm-up load per protocol
       benchmarks/resource-sweep.sh "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40
         6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30
         30:0.2m:10 30:0.4m:10 30:0.6m:10 30:0.8m:10 30:1m:10 30:1.2m:10 30:1.4m:10 30:1.6m:10 30:1.8m:10 30:2m:10" 5
