@@ -24,7 +24,8 @@ wait_for_line() {
 }
 
 # start_server RUN_DIR [SERVER OPTION...]: starts the jar (extra options e.g. --latency 100ms), waits
-# for its banner, sets server_ports to the -J options that point the plans at it
+# for its banner, sets server_ports to the -J options that point the plans at it: the ports and the
+# host (127.0.0.1, or the kernel link's server address when the network is emulated on that engine)
 start_server() {
   local run="$1" port pair
   shift
@@ -32,7 +33,7 @@ start_server() {
     --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 "$@" >"$run/server.log" 2>&1 &
   server_pid=$!
   wait_for_line "$run/server.log" "server ready" "$server_pid" "the h2bench server" || return 1
-  server_ports=()
+  server_ports=("-Jhost=$(host_of "$run/server.log")")
   for pair in h1:h1_port h1-tls:tls_port h2:h2_port h2c:h2c_port; do
     port="$(port_of "$run/server.log" "${pair%%:*}")"
     [ -n "$port" ] || { echo "no ${pair%%:*} port in the server's banner ($run/server.log)" >&2; return 1; }
@@ -49,6 +50,24 @@ server_port() {
 port_of() {
   awk -v id="$2" '$1 == id && $2 == "-" { found = 1; next }
                   found && match($0, /:[0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$1"
+}
+
+# The host of the h1 listener's first URL: where every listener is reached.
+host_of() {
+  awk '$1 == "h1" && $2 == "-" { found = 1; next }
+       found && match($0, /:\/\/[^:\/]+:/) { print substr($0, RSTART + 3, RLENGTH - 4); exit }' "$1"
+}
+
+# server_network RUN_DIR: one line naming the emulated network and its engine, from the banner
+server_network() {
+  local network engine
+  network="$(sed -n 's/^network: //p' "$1/server.log" | head -1)"
+  engine="$(sed -n 's/^engine: //p' "$1/server.log" | head -1)"
+  if [ -n "$engine" ]; then
+    echo "$network; engine: $engine"
+  else
+    echo "$network (plain loopback)"
+  fi
 }
 
 stop_server() {

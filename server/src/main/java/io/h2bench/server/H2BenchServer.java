@@ -18,12 +18,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import io.h2bench.server.netem.LatencyProxy;
 import io.h2bench.server.netem.LinkProfile;
+import io.h2bench.server.netem.kernel.KernelLink;
 import io.h2bench.server.objects.TestObjects;
 
 /**
  * The embedded Jetty server: four listeners, one set of test objects. Start it on port 0 in tests.
  * With network emulation, Jetty listens on internal loopback ports and a {@link LatencyProxy} per
- * listener takes the public port, so every byte to and from Jetty crosses the emulated link.
+ * listener takes the public port, so every byte to and from Jetty crosses the emulated link. On the
+ * kernel engine ({@link NetworkEngine}) Jetty listens inside the {@link KernelLink}'s network
+ * namespace instead, on the requested ports, and clients reach it at the link's address.
  */
 public final class H2BenchServer implements AutoCloseable {
 
@@ -35,23 +38,41 @@ public final class H2BenchServer implements AutoCloseable {
     private final TlsMaterial tls;
     private final String host;
     private final LinkProfile network;
+    private final NetworkEngine.Choice engine;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
-                          RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings) {
+                          RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
+                          NetworkEngine.Choice engine) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
         this.requests = requests;
         this.proxies = proxies;
         this.tls = tls;
-        this.host = uriHost(settings.bind());
+        this.host = engine.link() != null ? engine.link().serverAddress() : uriHost(settings.bind());
         this.network = settings.network();
+        this.engine = engine;
     }
 
     /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
     public static H2BenchServer start(ServerSettings settings) throws Exception {
+        return start(settings, NetworkEngine.proxy());
+    }
+
+    /** Starts every listener behind the network {@code engine} emulates. */
+    public static H2BenchServer start(ServerSettings settings, NetworkEngine engine) throws Exception {
+        NetworkEngine.Choice choice = engine.choose(settings.network());
+        try {
+            return start(settings, choice);
+        } catch (Exception | Error e) {
+            KernelLinks.closeQuietly(choice.link());
+            throw e;
+        }
+    }
+
+    private static H2BenchServer start(ServerSettings settings, NetworkEngine.Choice choice) throws Exception {
         TlsMaterial tls = tlsMaterial(settings);
-        boolean emulated = !settings.network().isIdeal();
+        boolean emulated = !settings.network().isIdeal() && choice.link() == null;
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("h2bench-server");
         Server server = new Server(threads);
@@ -61,7 +82,7 @@ public final class H2BenchServer implements AutoCloseable {
         for (Listener listener : Listener.values()) {
             ServerConnector connector = factory.create(listener);
             connector.setName(listener.id());
-            connector.setHost(emulated ? "127.0.0.1" : settings.bind());
+            connector.setHost(choice.link() != null ? choice.link().serverAddress() : emulated ? "127.0.0.1" : settings.bind());
             connector.setPort(emulated ? 0 : settings.port(listener));
             AtomicLong count = new AtomicLong();
             connector.getSelectorManager().addEventListener(new SelectorManager.AcceptListener() {
@@ -82,6 +103,7 @@ public final class H2BenchServer implements AutoCloseable {
         server.setHandler(requests != null ? requests : objects);
         server.setStopAtShutdown(true);
         try {
+            KernelLinks.openInside(choice.link(), connectors.values());
             server.start();
         } catch (IOException e) {
             Exception failure = bindFailure(settings, connectors, e);
@@ -98,7 +120,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, requests, proxies, tls, settings);
+        return new H2BenchServer(server, connectors, accepted, requests, proxies, tls, settings, choice);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -123,6 +145,16 @@ public final class H2BenchServer implements AutoCloseable {
     /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
     public LinkProfile network() {
         return network;
+    }
+
+    /** The kernel link the listeners live behind, or null (proxy engine, or no emulation). */
+    public KernelLink kernelLink() {
+        return engine.link();
+    }
+
+    /** Why the auto engine took the proxy, or null. */
+    public String engineFallbackReason() {
+        return engine.fallbackReason();
     }
 
     /** {@code http(s)://host:port} of a listener, with the real port when it was 0. */
@@ -163,6 +195,8 @@ public final class H2BenchServer implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("server did not stop cleanly: " + e.getMessage(), e);
+        } finally {
+            KernelLinks.closeQuietly(engine.link());
         }
     }
 

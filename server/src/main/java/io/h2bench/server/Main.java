@@ -41,6 +41,9 @@ public final class Main implements Callable<Integer> {
     @Mixin
     NetemOptions netem = new NetemOptions();
 
+    @Mixin
+    EngineOptions engine = new EngineOptions();
+
     private final PrintStream out;
 
     Main(PrintStream out) {
@@ -65,10 +68,18 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (engine.hasCommand() && ClientCommand.needsUserNamespace(engine.engine)) {
+            return ClientCommand.reexecInUserNamespace();
+        }
         ServerSettings settings = settings();
-        try (H2BenchServer server = H2BenchServer.start(settings)) {
+        try (H2BenchServer server = H2BenchServer.start(settings, engine.networkEngine())) {
             printBanner(server);
+            if (engine.hasCommand()) {
+                return ClientCommand.run(engine.command, server);
+            }
             server.join();
+        } finally {
+            out.flush();
         }
         return 0;
     }
@@ -89,6 +100,7 @@ public final class Main implements Callable<Integer> {
         out.println("h2bench server: TLS certificate " + tls.keystore()
                 + (tls.generated() ? " (generated now)" : "") + ", SHA-256 " + tls.fingerprint());
         out.println("network: " + server.network().describe());
+        EngineBanner.print(out, server);
         for (Listener listener : Listener.values()) {
             out.println();
             String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";

@@ -1,7 +1,10 @@
 /**
- * Network emulation without root: a user-space TCP proxy ({@link io.h2bench.server.netem.LatencyProxy})
- * that gives the path to a server the round-trip time, bandwidth and loss of a
- * {@link io.h2bench.server.netem.LinkProfile}. Pure JDK; nothing here knows Jetty, JMeter or HTTP.
+ * Network emulation: the round-trip time, bandwidth and loss of a
+ * {@link io.h2bench.server.netem.LinkProfile}, by one of two engines. Here, the byte proxy
+ * ({@link io.h2bench.server.netem.LatencyProxy}): a user-space TCP proxy that needs no privilege
+ * and models TCP (see "Not emulated" below). In {@code io.h2bench.server.netem.kernel}, the kernel
+ * link: IP packets between two real TCP stacks, the server's in its own network namespace, which
+ * needs root or a user namespace. Pure JDK (plus JNA there); nothing here knows Jetty, JMeter or HTTP.
  *
  * <h2>Semantics</h2>
  * <ul>

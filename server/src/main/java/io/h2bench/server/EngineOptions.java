@@ -1,0 +1,52 @@
+package io.h2bench.server;
+
+import io.h2bench.server.netem.kernel.LinkOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Which engine emulates the network, the kernel link's own settings, and the client command to run
+ * behind the link ({@code -- COMMAND ARGS...}, as mahimahi's shells do).
+ */
+public final class EngineOptions {
+
+    @Option(names = "--engine", paramLabel = "ENGINE", converter = KindConverter.class,
+            description = "kernel: a packet-level link between the kernel's own TCP stacks (needs root, or a user "
+                    + "namespace with -- COMMAND); proxy: the byte proxy; auto (default): kernel where it can run.")
+    NetworkEngine.Kind engine = NetworkEngine.Kind.AUTO;
+
+    @Option(names = "--queue", paramLabel = "PACKETS",
+            description = "Kernel engine: drop-tail queue in front of each direction's bandwidth (default: ${DEFAULT-VALUE}).")
+    int queuePackets = LinkOptions.DEFAULT_QUEUE_PACKETS;
+
+    @Option(names = "--congestion-control", paramLabel = "NAME",
+            description = "Kernel engine: the server's TCP congestion control (default: ${DEFAULT-VALUE}, as the seeds' servers).")
+    String congestionControl = LinkOptions.DEFAULT_CONGESTION_CONTROL;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*",
+            description = "After --: a client command to run behind the link (env H2BENCH_HOST and H2BENCH_<LISTENER>_PORT "
+                    + "say where the server is); the server stops when it exits, with its exit code.")
+    List<String> command = new ArrayList<>();
+
+    NetworkEngine networkEngine() {
+        return new NetworkEngine(engine, new LinkOptions(queuePackets, congestionControl));
+    }
+
+    boolean hasCommand() {
+        return !command.isEmpty();
+    }
+
+    static final class KindConverter implements picocli.CommandLine.ITypeConverter<NetworkEngine.Kind> {
+        @Override
+        public NetworkEngine.Kind convert(String value) {
+            try {
+                return NetworkEngine.Kind.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("use kernel, proxy or auto, not '" + value + "'");
+            }
+        }
+    }
+}

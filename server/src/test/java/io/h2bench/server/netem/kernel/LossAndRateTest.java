@@ -1,0 +1,44 @@
+package io.h2bench.server.netem.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.server.Listener;
+import io.h2bench.server.netem.LinkProfile;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Loss and a rate limit on the kernel link, seen by the server's own TCP. */
+class LossAndRateTest {
+
+    private static final long TWO_MIB = 2 * 1024 * 1024;
+
+    @Test
+    void shouldMakeTheServerRetransmitWhenTheLinkLosesTwoPercent() throws Exception {
+        LinkProfile lossy = LinkProfile.ideal().withName("lossy").withRtt(Duration.ofMillis(20)).withLoss(0.02);
+        try (KernelServer server = KernelServer.start(lossy)) {
+            long before = server.retransmittedSegments();
+            try (TimedGet get = new TimedGet(server.host(), server.port(Listener.H1)).fetch("/large-text.txt")) {
+                assertThat(get.bodyBytes()).isEqualTo(TWO_MIB);
+            }
+            LinkCounters counters = server.link().counters();
+            // about 1450 data segments down: 2 % is about 29 of them lost, each one retransmitted
+            assertThat(counters.down().lost()).isGreaterThan(5);
+            assertThat(server.retransmittedSegments() - before).isGreaterThanOrEqualTo(counters.down().lost());
+        }
+    }
+
+    @Test
+    void shouldTakeSizeOverRatePlusSlowStartWhenTheLinkCarriesEightMegabits() throws Exception {
+        long rate = 8_000_000;
+        long rttMs = 40;
+        LinkProfile dsl = LinkProfile.ideal().withName("8 mbit").withRtt(Duration.ofMillis(rttMs)).withBandwidth(rate, rate);
+        try (KernelServer server = KernelServer.start(dsl, new LinkOptions(64, "cubic"));
+             TimedGet get = new TimedGet(server.host(), server.port(Listener.H1)).fetch("/large-text.txt")) {
+            // on the wire each 1448-byte segment is a 1500-byte packet; slow start fills the
+            // 40 kB bandwidth-delay product within about 3 round trips, the request adds 1
+            double serialisation = TWO_MIB * 8.0 / rate * 1500 / 1448 * 1000;
+            double model = serialisation + 4 * rttMs;
+            assertThat((double) get.millis()).isBetween(model * 0.9, model * 1.1);
+        }
+    }
+}
