@@ -47,11 +47,11 @@ class AveragePageOriginsIT extends PlanAgainstServer {
         }
     }
 
-    /** {@code /average/connections}: origin, count and client ends of its connections, one origin a line. */
+    /** {@code /average/connections}: origin, count and client ends of its connections, requests; one origin a line. */
     private Map<String, Set<String>> connectionsPerOrigin() throws Exception {
         HttpResponse<String> report = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(server.baseUri(Listener.H1) + "/average/connections")).build(), HttpResponse.BodyHandlers.ofString());
-        return report.body().lines().map(line -> line.split(" ")).filter(fields -> fields.length == 3)
+        return report.body().lines().map(line -> line.split(" ")).filter(fields -> fields.length == 4)
                 .collect(Collectors.toMap(fields -> fields[0], fields -> Set.of(fields[2].split(",")), (a, b) -> a, TreeMap::new));
     }
 

@@ -52,6 +52,8 @@ class BrowserConnectionsTest {
         Map<String, Set<String>> connections = AveragePageTest.connectionsPerOrigin(server, listener);
 
         assertThat(dom).contains("80 files on 16 origins");
+        // Every file of Table 1 was asked for: the browser fetched the iframes, preloads and all.
+        assertThat(AveragePageTest.requestsPerOrigin(server, listener)).isEqualTo(AveragePageTest.TABLE_1_REQUESTS);
         assertThat(connections).hasSize(16);
         assertThat(AveragePageTest.sharedConnections(connections)).as("connections shared by origins").isZero();
         int most = listener == Listener.H2 ? 1 : 6;
