@@ -61,7 +61,8 @@ run_seed() {
     004) # a REST collection eight ways, 25 and 500 items, 50 repeats as the seed (SEED004_ITERATIONS=5 for a
          # quick run); the seed's first setup added 40-80 ms per request
       bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms \
-        --iterations "${SEED004_ITERATIONS:-50}" --out "$dir/report"
+        --iterations "${SEED004_ITERATIONS:-50}" --out "$dir/report" ||
+        echo "seed 004: some samples failed (the report says which); its tables are kept anyway"
       cp "$dir/report/comparison."{md,csv,png} "$dir/" ;;
   esac
   echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/machine.txt"
