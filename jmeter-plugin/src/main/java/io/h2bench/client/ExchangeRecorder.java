@@ -208,7 +208,7 @@ final class ExchangeRecorder implements Response.Listener {
 
     private ExchangeResult build(Result jettyResult, long endNanos, List<ExchangeResult> pushResults) {
         Response response = jettyResult.getResponse();
-        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null : jettyResult.getFailure();
+        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null : EarlyResponse.failureOf(jettyResult, () -> body.toByteArray().length);
         boolean responded = response != null && response.getStatus() > 0 && responseBeginNanos != 0;
         List<HeaderField> headers = new ArrayList<>();
         if (responded) {

@@ -63,6 +63,11 @@ public record ExchangeRequest(
         return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, max);
     }
 
+    /** The next hop of a redirect: another method, URI, headers and body, everything else kept. */
+    public ExchangeRequest redirected(String newMethod, URI newUri, List<HeaderField> newHeaders, byte[] newBody) {
+        return new ExchangeRequest(newMethod, newUri, newHeaders, newBody, mode, connectTimeout, responseTimeout, false, acceptPush, maxConnectionsPerOrigin);
+    }
+
     public ExchangeRequest withHeaders(List<HeaderField> newHeaders) {
         return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, maxConnectionsPerOrigin);
     }

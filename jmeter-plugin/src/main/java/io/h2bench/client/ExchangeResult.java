@@ -69,6 +69,27 @@ public record ExchangeResult(
                 .orElse(null);
     }
 
+    /**
+     * This exchange and the one sent because of it (a redirect, or the answer to a 401 challenge) as
+     * one sample, the way HttpClient4 reports them: the final response and URI, times from this start
+     * to the final end, connect times and wire bytes of both (a new connection on http to https too).
+     */
+    public ExchangeResult followedBy(ExchangeResult next) {
+        long offset = next.startNanos - startNanos;
+        return new ExchangeResult(next.method, next.uri, pushed, startMillis, startNanos, queuedNanos,
+                connectNanos + next.connectNanos, offset + next.latencyNanos, offset + next.elapsedNanos,
+                next.status, next.reason, next.httpVersion, next.responseHeaders, next.body, next.bodyBytes,
+                sentBytes + next.sentBytes, receivedBytes + next.receivedBytes, next.connectionId,
+                next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes);
+    }
+
+    /** The same exchange reported as a failure (e.g. one redirect too many). */
+    public ExchangeResult failedWith(String message, Throwable cause) {
+        return new ExchangeResult(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos,
+                latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes,
+                sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes);
+    }
+
     /** HTTP/2 carries no reason phrase; show the usual one so the header line reads like HTTP/1.1. */
     private static String defaultReason(int status) {
         HttpStatus.Code code = HttpStatus.getCode(status);

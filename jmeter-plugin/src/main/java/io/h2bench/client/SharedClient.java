@@ -66,13 +66,14 @@ public final class SharedClient {
         httpClient.setFollowRedirects(false);
         // JMeter's Cookie Manager owns cookies; the client must not add any of its own.
         httpClient.setHttpCookieStore(new HttpCookieStore.Empty());
-        // Bodies stay as the server sent them; Accept-Encoding comes only from the test plan.
-        httpClient.getContentDecoderFactories().clear();
         httpClient.setUserAgentField(null);
         httpClient.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         httpClient.setMaxRequestsQueuedPerDestination(100_000);
         httpClient.addBean(registry);
         httpClient.start();
+        // Bodies stay as the server sent them and Accept-Encoding comes only from the test plan. Only
+        // after start(): Jetty 12.1's doStart() fills an *empty* set from ServiceLoader<Compression>.
+        httpClient.getContentDecoderFactories().clear();
     }
 
     /** Takes a reference, starting the client if this is the first user. */

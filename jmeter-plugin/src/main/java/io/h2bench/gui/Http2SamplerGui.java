@@ -47,10 +47,10 @@ public class Http2SamplerGui extends HttpTestSampleGui {
         if (element instanceof Http2Sampler sampler) {
             ProtocolMode mode;
             try {
-                mode = sampler.getHttpVersion();
+                mode = sampler.getHttpVersionSet();
             } catch (IllegalArgumentException unknown) {
                 // A value the combo cannot show (a typo, a ${variable}); the sample reports it.
-                mode = ProtocolMode.HTTP_2;
+                mode = null;
             }
             panel().setValues(mode, sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
         }
@@ -69,7 +69,7 @@ public class Http2SamplerGui extends HttpTestSampleGui {
     @Override
     public void clearGui() {
         super.clearGui();
-        panel().setValues(ProtocolMode.HTTP_2, 6, true);
+        panel().setValues(null, 6, true);
     }
 
     @Override

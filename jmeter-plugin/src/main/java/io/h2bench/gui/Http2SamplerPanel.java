@@ -16,8 +16,9 @@ public class Http2SamplerPanel extends JPanel {
 
     private static final long serialVersionUID = 1L;
 
-    /** Display names, in the order of {@link ProtocolMode}'s constants. */
+    /** Display names: "by scheme" (no version set), then {@link ProtocolMode}'s constants in order. */
     private static final String[] VERSION_NAMES = {
+        "By scheme: HTTP/1.1 for http://, HTTP/2 (ALPN) for https://",
         "HTTP/1.1",
         "HTTP/2 (ALPN over https, h2 first; h2c over http)",
         "HTTP/2 cleartext (prior knowledge)",
@@ -31,20 +32,24 @@ public class Http2SamplerPanel extends JPanel {
     public Http2SamplerPanel() {
         super(new GridLayout(3, 1));
         setBorder(BorderFactory.createTitledBorder("h2bench: protocol and connections"));
+        version.setToolTipText("HTTP/2 over http:// is h2c by prior knowledge; 'By scheme' never picks h2c.");
         add(row(new JLabel("HTTP version:"), version));
         add(row(new JLabel("Max HTTP/1.1 connections per origin:"), maxConnections));
         add(row(acceptPush));
-        setValues(ProtocolMode.HTTP_2, 6, true);
+        setValues(null, 6, true);
     }
 
+    /** @param mode the version set in the sampler; null: none, chosen by the URL's scheme */
     public void setValues(ProtocolMode mode, int maxPerOrigin, boolean push) {
-        version.setSelectedIndex(mode.ordinal());
+        version.setSelectedIndex(mode == null ? 0 : mode.ordinal() + 1);
         maxConnections.setText(Integer.toString(maxPerOrigin));
         acceptPush.setSelected(push);
     }
 
+    /** The chosen version; null for "by scheme". */
     public ProtocolMode mode() {
-        return ProtocolMode.values()[Math.max(0, version.getSelectedIndex())];
+        int index = version.getSelectedIndex();
+        return index <= 0 ? null : ProtocolMode.values()[index - 1];
     }
 
     /** The typed number, or 6 (what browsers use) when it is not a positive number. */

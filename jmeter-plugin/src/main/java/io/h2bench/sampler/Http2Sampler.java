@@ -21,6 +21,7 @@ import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.util.JMeterUtils;
 
@@ -54,12 +55,35 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
     private transient PageResources page;
 
+    /**
+     * The protocol set in the sampler; when none is set (an HTTP Request converted by hand or by
+     * {@link io.h2bench.convert.PlanConverter}): HTTP/2 for https, HTTP/1.1 for http — never h2c unless asked for.
+     */
     public ProtocolMode getHttpVersion() {
-        return ProtocolMode.parse(getPropertyAsString(HTTP_VERSION, ProtocolMode.HTTP_2.name()));
+        return modeFor(getProtocol());
     }
 
+    private ProtocolMode modeFor(String scheme) {
+        ProtocolMode set = getHttpVersionSet();
+        if (set == null) {
+            return "https".equalsIgnoreCase(scheme) ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1;
+        }
+        return set;
+    }
+
+    /** The version set in the sampler; null when none is (then the URL's scheme chooses). */
+    public ProtocolMode getHttpVersionSet() {
+        String value = getPropertyAsString(HTTP_VERSION, "");
+        return value.isBlank() ? null : ProtocolMode.parse(value);
+    }
+
+    /** @param mode null: none, so that the URL's scheme chooses (HTTP/1.1 for http, HTTP/2 for https) */
     public void setHttpVersion(ProtocolMode mode) {
-        setProperty(HTTP_VERSION, mode.name());
+        if (mode == null) {
+            removeProperty(HTTP_VERSION);
+        } else {
+            setProperty(HTTP_VERSION, mode.name());
+        }
     }
 
     public int getMaxConnectionsPerOrigin() {
@@ -92,13 +116,15 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             if (CacheBridge.fresh(getCacheManager(), url, method, ManagedHeaders.plain(this))) {
                 return CacheBridge.cachedResult(result);
             }
-            ExchangeRequest exchange = validate(url, method, result);
+            ExchangeRequest exchange = validate(url, method, areFollowingRedirect, result);
             UserConnections user = connection();
             if (page != null && frameDepth > 0) {
                 return embeddedResource(user, exchange, url, result);
             }
-            ExchangeResult outcome = sendAndRead(user, exchange);
-            fill(result, outcome, url);
+            ExchangeResult outcome = sendAndRead(user, exchange, result);
+            URL finalUrl = outcome.uri().toURL();
+            result.setURL(finalUrl);
+            fill(result, outcome, finalUrl);
             if (outcome.failed()) {
                 return result;
             }
@@ -126,6 +152,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         }
         ResultMapper.response(outcome, result, url);
         result.setSuccessful(isSuccessCode(outcome.status()));
+        try {
+            result.setResponseData(ResponseBodies.stored(this, outcome));
+        } catch (IOException undecodable) {
+            result.setResponseMessage("Cannot decode the body (Content-Encoding: "
+                    + outcome.responseHeader("Content-Encoding") + "): " + undecodable);
+            result.setSuccessful(false);
+        }
         ManagedHeaders.saveCookies(this, outcome, url);
         CacheBridge.save(getCacheManager(), outcome, result);
     }
@@ -218,19 +251,32 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */
-    private ExchangeRequest validate(URL url, String method, HTTPSampleResult result) throws IOException, URISyntaxException {
+    private ExchangeRequest validate(URL url, String method, boolean followingRedirect, HTTPSampleResult result)
+            throws IOException, URISyntaxException {
         URI uri = url.toURI();
-        RequestBodies.Body body = RequestBodies.build(this, method);
+        RequestBodies.Body body = RequestBodies.build(this, method, followingRedirect);
         List<HeaderField> headers = ManagedHeaders.all(this, url, body);
-        StringBuilder shown = new StringBuilder();
-        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
-        result.setRequestHeaders(shown.toString());
+        showRequestHeaders(result, headers);
         result.setQueryString(body.display());
         headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
-        return new ExchangeRequest(method, uri, headers, body.bytes(), getHttpVersion(),
+        return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                getAutoRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+    }
+
+    /**
+     * Main requests follow "Redirect Automatically" hop by hop here ({@link AutoRedirects}); a page's
+     * resources, fetched all at once without waiting, leave it to Jetty (at most 8 hops, Jetty's limit).
+     */
+    private boolean jettyFollowsRedirects() {
+        return page != null && getAutoRedirects();
+    }
+
+    private static void showRequestHeaders(HTTPSampleResult result, List<HeaderField> headers) {
+        StringBuilder shown = new StringBuilder();
+        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
+        result.setRequestHeaders(shown.toString());
     }
 
     /** This thread's virtual user, opened on its first sample. */
@@ -245,11 +291,22 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     }
 
     /** sampleStart, send, read, sampleEnd: the client takes both times from Jetty's events. */
-    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange) throws InterruptedException {
+    private ExchangeResult sendAndRead(UserConnections user, ExchangeRequest exchange, HTTPSampleResult result)
+            throws InterruptedException {
+        AtomicReference<ExchangeRequest> last = new AtomicReference<>(exchange);
+        Challenges.Hop send = request -> {
+            last.set(request);
+            return user.send(request);
+        };
         try {
-            return user.send(exchange);
+            Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
+            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange) : hop.send(exchange);
         } finally {
             inUse = null;
+            if (last.get() != exchange) {
+                // As HttpClient4: the request shown is the last one sent (after a redirect or a challenge).
+                showRequestHeaders(result, last.get().headers());
+            }
         }
     }
 

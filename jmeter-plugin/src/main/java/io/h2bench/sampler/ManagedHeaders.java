@@ -6,14 +6,18 @@ import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.protocol.http.control.AuthManager;
+import org.apache.jmeter.protocol.http.control.Authorization;
 import org.apache.jmeter.protocol.http.control.CookieManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.testelement.property.JMeterProperty;
+import org.apache.jmeter.util.JMeterUtils;
 
-/** Request headers from JMeter's Header, Cookie, Authorization and Cache managers; cookies saved back. */
+/** Request headers from JMeter's Header, Cookie, Authorization (preemptive Basic) and Cache managers; cookies saved back. */
 final class ManagedHeaders {
+
+    private static final boolean PREEMPTIVE_BASIC = JMeterUtils.getPropDefault("httpclient4.auth.preemptive", true);
 
     private ManagedHeaders() {
     }
@@ -36,6 +40,9 @@ final class ManagedHeaders {
     /** Everything the request carries: headers, body type, cookies, authorization, cache validators. */
     static List<HeaderField> all(HTTPSamplerBase sampler, URL url, RequestBodies.Body body) {
         List<HeaderField> headers = plain(sampler);
+        if (body.replacesContentType()) {
+            headers.removeIf(field -> is(field, "Content-Type"));
+        }
         if (body.contentType() != null && headers.stream().noneMatch(field -> is(field, "Content-Type"))) {
             headers.add(new HeaderField("Content-Type", body.contentType()));
         }
@@ -44,13 +51,27 @@ final class ManagedHeaders {
         if (cookie != null && !cookie.isEmpty()) {
             headers.add(new HeaderField("Cookie", cookie));
         }
-        AuthManager auth = sampler.getAuthManager();
-        String authorization = auth == null ? null : auth.getAuthHeaderForURL(url);
+        String authorization = preemptiveBasic(sampler.getAuthManager(), url);
         if (authorization != null && headers.stream().noneMatch(field -> is(field, "Authorization"))) {
             headers.add(new HeaderField("Authorization", authorization));
         }
         headers.addAll(CacheBridge.conditionalHeaders(sampler.getCacheManager(), url));
         return headers;
+    }
+
+    /**
+     * Basic credentials sent before any challenge, as HttpClient4 does for a BASIC entry when
+     * {@code httpclient4.auth.preemptive} is true (its default); DIGEST waits for the server's 401.
+     */
+    @SuppressWarnings("deprecation") // BASIC_DIGEST: old plans still carry it, HttpClient4 treats it as BASIC
+    private static String preemptiveBasic(AuthManager auth, URL url) {
+        Authorization credentials = auth == null || !PREEMPTIVE_BASIC ? null : auth.getAuthForURL(url);
+        if (credentials == null) {
+            return null;
+        }
+        AuthManager.Mechanism mechanism = credentials.getMechanism();
+        return mechanism == AuthManager.Mechanism.BASIC || mechanism == AuthManager.Mechanism.BASIC_DIGEST
+                ? credentials.toBasicHeader() : null;
     }
 
     static void saveCookies(HTTPSamplerBase sampler, ExchangeResult outcome, URL url) {

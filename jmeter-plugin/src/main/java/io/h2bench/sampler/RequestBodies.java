@@ -1,111 +1,113 @@
 package io.h2bench.sampler;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.UUID;
-import org.apache.jmeter.config.Argument;
+import java.util.Locale;
+import java.util.StringJoiner;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.protocol.http.util.HTTPArgument;
 import org.apache.jmeter.protocol.http.util.HTTPFileArg;
+import org.apache.jmeter.services.FileServer;
 import org.apache.jmeter.testelement.property.JMeterProperty;
-import java.util.Locale;
 
 /**
- * Builds a request body the way JMeter's HTTP sampler does, from the sampler's fields: form
- * parameters (urlencoded), raw "Body Data", one file sent as the body, or multipart/form-data with
- * files. Methods without a body (GET, HEAD, OPTIONS…) carry their parameters in the URL, which
- * {@link HTTPSamplerBase#getUrl()} already did.
+ * Builds a request body exactly as JMeter's HttpClient4 sampler does
+ * ({@code HTTPHC4Impl.setupHttpEntityEnclosingRequestData}), from the sampler's fields: multipart,
+ * one file as the body, raw "Body Data" ({@code text/plain; charset=…} unless the Header Manager or
+ * the file says otherwise), or an urlencoded form whose values are decoded first when "URL Encode?"
+ * is unchecked, then encoded, as HttpClient's {@code UrlEncodedFormEntity} does. GET carries a body
+ * only for "Body Data" or a file, as HttpClient4's {@code HttpGetWithEntity}.
  */
 final class RequestBodies {
 
-    /** A body ready to send, its content type (null: leave it to the Header Manager) and its text. */
-    record Body(byte[] bytes, String contentType, String display) {
-        static final Body NONE = new Body(new byte[0], null, "");
+    /**
+     * A body ready to send.
+     *
+     * @param contentType          its type; null: none (leave it to the Header Manager)
+     * @param replacesContentType  true for multipart: its boundary must win over a Header Manager's type
+     * @param display              what JMeter shows as the request body
+     */
+    record Body(byte[] bytes, String contentType, boolean replacesContentType, String display) {
+        static final Body NONE = new Body(new byte[0], null, false, "");
     }
+
+    static final String FILE_NOT_SHOWN = "<actual file content, not shown here>";
 
     private RequestBodies() {
     }
 
-    static boolean carriesBody(String method) {
+    /** Whether HttpClient4 would build an entity-enclosing request for this method and sampler. */
+    static boolean carriesBody(HTTPSamplerBase sampler, String method, boolean followingRedirect) {
         return switch (method.toUpperCase(Locale.ROOT)) {
             case "POST", "PUT", "PATCH", "DELETE" -> true;
+            case "GET" -> !followingRedirect && (rawFile(sampler) || sampler.getSendParameterValuesAsPostBody());
             default -> false;
         };
     }
 
-    static Body build(HTTPSamplerBase sampler, String method) throws IOException {
-        if (!carriesBody(method)) {
+    static Body build(HTTPSamplerBase sampler, String method, boolean followingRedirect) throws IOException {
+        if (!carriesBody(sampler, method, followingRedirect)) {
             return Body.NONE;
         }
-        Charset charset = charset(sampler.getContentEncoding());
-        HTTPFileArg[] files = sampler.getHTTPFiles();
-        if (sampler.getUseMultipart() || (files.length > 0 && !sampler.getSendFileAsPostBody() && "POST".equalsIgnoreCase(method))) {
-            return multipart(sampler, files, charset);
+        Charset charset = Charset.forName(sampler.getContentEncoding());
+        if (sampler.getUseMultipart()) {
+            return MultipartBody.of(sampler, charset);
         }
-        if (sampler.getSendFileAsPostBody()) {
-            HTTPFileArg file = files[0];
-            byte[] bytes = Files.readAllBytes(Path.of(file.getPath()));
-            return new Body(bytes, blankToNull(file.getMimeType()), "<actual file content, not shown here>");
+        HTTPFileArg[] files = sampler.getHTTPFiles();
+        if (rawFile(sampler)) {
+            byte[] bytes = Files.readAllBytes(FileServer.getFileServer().getResolvedFile(files[0].getPath()).toPath());
+            return new Body(bytes, blankToNull(files[0].getMimeType()), false, FILE_NOT_SHOWN);
         }
         if (sampler.getSendParameterValuesAsPostBody()) {
-            StringBuilder raw = new StringBuilder();
-            for (JMeterProperty property : sampler.getArguments()) {
-                HTTPArgument argument = (HTTPArgument) property.getObjectValue();
-                raw.append(argument.isAlwaysEncoded() ? argument.getEncodedValue(charset.name()) : argument.getValue());
-            }
-            String text = raw.toString();
-            return new Body(text.getBytes(charset), null, text);
+            return raw(sampler, files, charset);
         }
-        if (!sampler.hasArguments()) {
-            return Body.NONE;
-        }
-        String form = sampler.getQueryString(charset.name());
+        String form = form(sampler, charset);
         return new Body(form.getBytes(StandardCharsets.US_ASCII),
-                "application/x-www-form-urlencoded; charset=" + charset.name(), form);
+                "application/x-www-form-urlencoded; charset=" + charset.name(), false, form);
     }
 
-    private static Body multipart(HTTPSamplerBase sampler, HTTPFileArg[] files, Charset charset) throws IOException {
-        String boundary = "h2bench-" + UUID.randomUUID();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringBuilder display = new StringBuilder();
+    private static boolean rawFile(HTTPSamplerBase sampler) {
+        return !sampler.hasArguments() && sampler.getSendFileAsPostBody();
+    }
+
+    /** Values joined as typed ("URL Encode?" applied where checked), sent as text in the sampler's charset. */
+    private static Body raw(HTTPSamplerBase sampler, HTTPFileArg[] files, Charset charset) throws IOException {
+        StringBuilder text = new StringBuilder();
         for (JMeterProperty property : sampler.getArguments()) {
-            Argument argument = (Argument) property.getObjectValue();
-            String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + argument.getName() + "\"\r\n\r\n";
-            write(out, display, head + argument.getValue() + "\r\n", charset);
+            text.append(((HTTPArgument) property.getObjectValue()).getEncodedValue(charset.name()));
         }
-        for (HTTPFileArg file : files) {
-            Path path = Path.of(file.getPath());
-            String mime = file.getMimeType() == null || file.getMimeType().isBlank() ? "application/octet-stream" : file.getMimeType();
-            String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + file.getParamName()
-                    + "\"; filename=\"" + path.getFileName() + "\"\r\nContent-Type: " + mime + "\r\n\r\n";
-            write(out, display, head, charset);
-            out.write(Files.readAllBytes(path));
-            display.append("<actual file content, not shown here>");
-            write(out, display, "\r\n", charset);
-        }
-        write(out, display, "--" + boundary + "--\r\n", charset);
-        return new Body(out.toByteArray(), "multipart/form-data; boundary=" + boundary, display.toString());
+        String mime = files.length > 0 ? blankToNull(files[0].getMimeType()) : null;
+        String type = mime != null ? mime : "text/plain; charset=" + charset.name();
+        return new Body(text.toString().getBytes(charset), type, false, text.toString());
     }
 
-    private static void write(ByteArrayOutputStream out, StringBuilder display, String text, Charset charset) {
-        byte[] bytes = text.getBytes(charset);
-        out.write(bytes, 0, bytes.length);
-        display.append(text);
-    }
-
-    private static Charset charset(String encoding) {
-        try {
-            return encoding == null || encoding.isBlank() ? StandardCharsets.UTF_8 : Charset.forName(encoding.trim());
-        } catch (IllegalArgumentException unknown) {
-            return StandardCharsets.UTF_8;
+    /**
+     * {@code name=value&…}: a value entered already encoded ("URL Encode?" unchecked) is decoded first,
+     * then every name and value is encoded, so both kinds end up encoded once.
+     */
+    static String form(HTTPSamplerBase sampler, Charset charset) {
+        StringJoiner form = new StringJoiner("&");
+        for (JMeterProperty property : sampler.getArguments()) {
+            HTTPArgument argument = (HTTPArgument) property.getObjectValue();
+            String name = argument.getName();
+            if (argument.isSkippable(name)) {
+                continue;
+            }
+            String value = argument.getValue();
+            if (!argument.isAlwaysEncoded()) {
+                name = URLDecoder.decode(name, charset);
+                value = URLDecoder.decode(value, charset);
+            }
+            form.add(URLEncoder.encode(name, charset) + "=" + URLEncoder.encode(value, charset));
         }
+        return form.toString();
     }
 
-    private static String blankToNull(String value) {
+    static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
     }
 }

@@ -78,8 +78,16 @@ final class ResultMapper {
     static String connectionSummary(ExchangeResult exchange) {
         return "Protocol: " + (exchange.httpVersion() == null ? "none (no response)" : exchange.httpVersion()) + "\n"
                 + "ALPN: " + (exchange.alpn() == null ? "none (cleartext or not negotiated)" : exchange.alpn()) + "\n"
-                + "Connection: #" + exchange.connectionId() + (exchange.newConnection() ? " (new)" : " (reused)") + "\n"
+                + "Connection: " + connection(exchange) + "\n"
                 + "Queued: " + millis(exchange.queuedNanos()) + " ms\n";
+    }
+
+    /** Which connection carried the exchange; none when connecting failed (id 0 is never a connection's). */
+    private static String connection(ExchangeResult exchange) {
+        if (exchange.connectionId() == 0) {
+            return "none (no connection was established)";
+        }
+        return "#" + exchange.connectionId() + (exchange.newConnection() ? " (new)" : " (reused)");
     }
 
     /** Sampler data of a pushed response: when it was promised, and whether the page used it. */

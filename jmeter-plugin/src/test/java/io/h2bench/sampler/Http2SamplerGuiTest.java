@@ -26,6 +26,10 @@ class Http2SamplerGuiTest {
         assertThat(gui.getStaticLabel()).isEqualTo("h2bench HTTP/2 Request");
         assertThat(element).isInstanceOf(Http2Sampler.class);
         Http2Sampler sampler = (Http2Sampler) element;
+        // No version set: HTTP/1.1 for http:// (never h2c unless chosen), HTTP/2 for https://.
+        assertThat(sampler.getHttpVersionSet()).isNull();
+        assertThat(sampler.getHttpVersion()).isEqualTo(ProtocolMode.HTTP_1_1);
+        sampler.setProtocol("https");
         assertThat(sampler.getHttpVersion()).isEqualTo(ProtocolMode.HTTP_2);
         assertThat(sampler.getMaxConnectionsPerOrigin()).isEqualTo(6);
         assertThat(sampler.isAcceptPush()).isTrue();

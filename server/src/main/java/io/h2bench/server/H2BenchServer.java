@@ -142,6 +142,11 @@ public final class H2BenchServer implements AutoCloseable {
         return proxy != null ? proxy.address().getPort() : connectors.get(listener).getLocalPort();
     }
 
+    /** Jetty's connector of a listener: tests shorten its idle timeout to see slow clients closed in seconds. */
+    ServerConnector connector(Listener listener) {
+        return connectors.get(listener);
+    }
+
     /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
     public LinkProfile network() {
         return network;

@@ -2,19 +2,21 @@ package io.h2bench.server.objects;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Seed 003's dynamic object, {@code /option?size=S&delay=D}: a body of S bytes sent after D ms.
- * The wait holds no request thread (an async context and one timer thread for all requests).
+ * Neither the wait nor the body holds a request thread (an async context, one timer thread for all
+ * requests, non-blocking writes).
  * Any method is accepted; a request body is read and its length echoed in
  * {@code X-Request-Body-Bytes}, so POST, PUT and PATCH can be measured against it too.
  */
@@ -51,35 +53,57 @@ public class OptionServlet extends HttpServlet {
         }
         long received = drain(request.getInputStream());
         response.setHeader("X-Request-Body-Bytes", Long.toString(received));
-        if (delay == 0) {
-            writeBody(request, response, size);
-            return;
-        }
-        AsyncContext async = request.startAsync();
-        async.setTimeout(delay + 60_000);
-        timer.schedule(() -> async.start(() -> {
-            try {
-                writeBody(request, response, size);
-            } catch (IOException e) {
-                // The client left while we waited; nothing to tell it.
-            } finally {
-                async.complete();
-            }
-        }), delay, TimeUnit.MILLISECONDS);
-    }
-
-    private static void writeBody(HttpServletRequest request, HttpServletResponse response, long size) throws IOException {
         response.setContentType("application/octet-stream");
         response.setContentLengthLong(size);
-        if ("HEAD".equals(request.getMethod())) {
-            return;
+        // Async and non-blocking: a client that stops reading holds no request thread (500 such clients
+        // at the 64 MiB cap exhausted the pool and stalled everyone else); the idle timeout ends it.
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        long body = "HEAD".equals(request.getMethod()) ? 0 : size;
+        if (delay == 0) {
+            sendBody(async, response, body);
+        } else {
+            timer.schedule(() -> async.start(() -> sendBody(async, response, body)), delay, TimeUnit.MILLISECONDS);
         }
-        OutputStream out = response.getOutputStream();
-        long left = size;
-        while (left > 0) {
-            int chunk = (int) Math.min(left, PATTERN.length);
-            out.write(PATTERN, 0, chunk);
-            left -= chunk;
+    }
+
+    private static void sendBody(AsyncContext async, HttpServletResponse response, long size) {
+        try {
+            ServletOutputStream out = response.getOutputStream();
+            out.setWriteListener(new PatternWriter(async, out, size));
+        } catch (IOException | IllegalStateException e) {
+            async.complete(); // the client left while we waited; nothing to tell it
+        }
+    }
+
+    /** Writes {@code size} bytes of the pattern whenever the connection can take them. */
+    private static final class PatternWriter implements WriteListener {
+        private final AsyncContext async;
+        private final ServletOutputStream out;
+        private long left;
+
+        PatternWriter(AsyncContext async, ServletOutputStream out, long size) {
+            this.async = async;
+            this.out = out;
+            this.left = size;
+        }
+
+        @Override
+        public void onWritePossible() throws IOException {
+            while (out.isReady()) {
+                if (left == 0) {
+                    async.complete();
+                    return;
+                }
+                int chunk = (int) Math.min(left, PATTERN.length);
+                out.write(PATTERN, 0, chunk);
+                left -= chunk;
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            async.complete();
         }
     }
 

@@ -40,6 +40,7 @@ public final class TestObjects {
         ServletHolder average = new ServletHolder("average", new AveragePageServlet(AveragePage.get()));
         context.addServlet(average, AveragePage.PAGE_PATH);
         context.addServlet(average, AveragePage.PREFIX + "*");
+        BodyFirstFilter.install(context, "option");
         return context;
     }
 }

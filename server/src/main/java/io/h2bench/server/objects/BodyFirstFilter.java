@@ -1,0 +1,54 @@
+package io.h2bench.server.objects;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.EnumSet;
+import java.util.Set;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+
+/**
+ * Reads and discards a request's body before a servlet that ignores bodies answers. Answering first
+ * closes the stream, and a body that then breaks its content-length (RFC 9113 8.1.1) arrives on a
+ * closed stream: the client would get a response instead of the stream error it has earned.
+ */
+final class BodyFirstFilter implements Filter {
+
+    private final Set<String> servletsReadingTheirBody;
+
+    private BodyFirstFilter(Set<String> servletsReadingTheirBody) {
+        this.servletsReadingTheirBody = servletsReadingTheirBody;
+    }
+
+    /** Puts the filter in front of every servlet of the context except those named, which read bodies themselves. */
+    static void install(ServletContextHandler context, String... servletsReadingTheirBody) {
+        FilterHolder holder = new FilterHolder(new BodyFirstFilter(Set.of(servletsReadingTheirBody)));
+        holder.setAsyncSupported(true);
+        context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
+        String servlet = ((HttpServletRequest) request).getHttpServletMapping().getServletName();
+        if (!servletsReadingTheirBody.contains(servlet)) {
+            discard(request.getInputStream());
+        }
+        chain.doFilter(request, response);
+    }
+
+    private static void discard(InputStream body) throws IOException {
+        byte[] buffer = new byte[8 * 1024];
+        while (body.read(buffer) >= 0) {
+            // Only the end of the body matters here.
+        }
+    }
+}

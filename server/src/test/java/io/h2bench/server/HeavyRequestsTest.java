@@ -1,0 +1,123 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests at the caps: the test objects' (many at once or in a loop) and the request head's. The
+ * server must stay responsive.
+ * The 500 downloads of 64 MiB are measured once they are held: their first half second fills 500
+ * loopback socket buffers (megabytes each), and on two shared cores bystanders wait for that copying.
+ */
+class HeavyRequestsTest extends AbuseTestBase {
+
+    private static final int OPTION_CLIENTS = 500;
+    private static final int ARTICLE_CLIENTS = 4;
+    private static final int ARTICLE_LOOPS = 3;
+
+    @Test
+    void shouldServeOthersWhenFiveHundredClientsAskOptionForItsLargestBodyAndStopReading() throws Exception {
+        List<String> statusLines = bystanders.survive(Listener.H1, inPlace -> {
+            List<Socket> clients = new ArrayList<>();
+            List<String> lines = new ArrayList<>();
+            try {
+                for (int i = 0; i < OPTION_CLIENTS; i++) {
+                    Socket socket = new Socket("127.0.0.1", server.port(Listener.H1));
+                    socket.getOutputStream().write("GET /option?size=64m HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    clients.add(socket);
+                }
+                for (Socket socket : clients) {
+                    lines.add(statusLine(socket));
+                }
+                Thread.sleep(500); // not a timing assertion: lets the first burst into 500 socket buffers pass
+                inPlace.countDown();
+                Thread.sleep(1500); // the clients hold the server's writes while bystanders run
+            } finally {
+                for (Socket socket : clients) {
+                    socket.close();
+                }
+            }
+            return lines;
+        });
+
+        assertThat(statusLines).hasSize(OPTION_CLIENTS).allMatch(line -> line.startsWith("HTTP/1.1 200"));
+    }
+
+    @Test
+    void shouldServeOthersWhileTenThousandArticlesWithEmbeddedItemsAreAskedInALoop() throws Exception {
+        List<Integer> statuses = bystanders.survive(Listener.H2, () -> {
+            ExecutorService clients = Executors.newFixedThreadPool(ARTICLE_CLIENTS);
+            try {
+                List<Future<List<Integer>>> loops = new ArrayList<>();
+                for (int i = 0; i < ARTICLE_CLIENTS; i++) {
+                    loops.add(clients.submit(HeavyRequestsTest::articlesLoop));
+                }
+                List<Integer> all = new ArrayList<>();
+                for (Future<List<Integer>> loop : loops) {
+                    all.addAll(loop.get());
+                }
+                return all;
+            } finally {
+                clients.shutdownNow();
+            }
+        });
+
+        assertThat(statuses).hasSize(ARTICLE_CLIENTS * ARTICLE_LOOPS).containsOnly(200);
+    }
+
+    @Test
+    void shouldAnswer431WhenAnHttp11RequestHeadExceedsTheCap() throws Exception {
+        String statusLine = bystanders.survive(Listener.H1, () -> {
+            try (Socket socket = new Socket("127.0.0.1", server.port(Listener.H1))) {
+                String big = "a".repeat(Connectors.REQUEST_HEADER_SIZE);
+                socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + big + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                return statusLine(socket);
+            }
+        });
+
+        assertThat(statusLine).startsWith("HTTP/1.1 431");
+    }
+
+    private static List<Integer> articlesLoop() throws Exception {
+        HttpClient client = TestClients.jdk(HttpClient.Version.HTTP_2);
+        URI uri = URI.create(server.baseUri(Listener.H2) + "/articles?count=10000&embed=item");
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < ARTICLE_LOOPS; i++) {
+            HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream body = response.body()) {
+                body.transferTo(java.io.OutputStream.nullOutputStream());
+            }
+            statuses.add(response.statusCode());
+        }
+        return statuses;
+    }
+
+    private static String statusLine(Socket socket) throws IOException {
+        socket.setSoTimeout(10_000);
+        InputStream in = socket.getInputStream();
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c >= 0 && c != '\r'; c = in.read()) {
+            line.append((char) c);
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,127 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * HTTP/2 attacks from a raw client on the h2c listener (the h2 listener runs the same session code
+ * behind TLS). Each must end in a clean RST_STREAM, GOAWAY or close while other clients are served.
+ */
+class Http2AbuseTest extends AbuseTestBase {
+
+    private static final Duration ANSWER = Duration.ofSeconds(10);
+    private static final int PROTOCOL_ERROR = 0x1;
+    private static final int REFUSED_STREAM = 0x7;
+    private static final int ENHANCE_YOUR_CALM = 0xb;
+
+    @Test
+    void shouldSendGoAwayWhenStreamsAreOpenedAndResetInATightLoop() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
+                byte[] request = RawH2.get("/small-text.txt");
+                untilRefused(() -> {
+                    for (int stream = 1; stream < 40_000; stream += 2) {
+                        attacker.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, stream, request);
+                        attacker.reset(stream, RawH2.CANCEL);
+                        attacker.flush();
+                    }
+                });
+                return attacker.awaitEnd(ANSWER, false);
+            }
+        });
+
+        assertThat(end).as("Jetty's rate control (CVE-2023-44487)").isEqualTo("GOAWAY " + ENHANCE_YOUR_CALM);
+    }
+
+    @Test
+    void shouldEndTheConnectionWhenContinuationFramesNeverEnd() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
+                attacker.frame(RawH2.HEADERS, 0, 1, RawH2.get("/small-text.txt"));
+                byte[] field = RawH2.field("x-flood", 1000);
+                untilRefused(() -> {
+                    for (int sent = 0; sent < 100_000; sent++) {
+                        attacker.frame(RawH2.CONTINUATION, 0, 1, field);
+                    }
+                    attacker.flush();
+                });
+                return attacker.awaitEnd(ANSWER, true);
+            }
+        });
+
+        assertThat(end).as("the header list outgrew the cap").isEqualTo("GOAWAY " + PROTOCOL_ERROR);
+    }
+
+    @Test
+    void shouldEndTheConnectionWhenEmptyContinuationFramesNeverEnd() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
+                attacker.frame(RawH2.HEADERS, 0, 1, RawH2.get("/small-text.txt"));
+                untilRefused(() -> {
+                    for (int sent = 0; sent < 200_000; sent++) {
+                        attacker.frame(RawH2.CONTINUATION, 0, 1, new byte[0]);
+                    }
+                    attacker.flush();
+                });
+                return attacker.awaitEnd(ANSWER, true);
+            }
+        });
+
+        assertThat(end).as("Jetty's rate control counts empty CONTINUATION frames").isEqualTo("GOAWAY " + ENHANCE_YOUR_CALM);
+    }
+
+    @Test
+    void shouldRefuseTheRequestWhenItsHeadersExceedTheCap() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
+                byte[] request = RawH2.get("/small-text.txt");
+                byte[] field = RawH2.field("x-big", 15_000);
+                untilRefused(() -> {
+                    attacker.frame(RawH2.HEADERS, 0, 1, request);
+                    for (int i = 0; i < 4; i++) {
+                        attacker.frame(RawH2.CONTINUATION, i == 3 ? RawH2.END_HEADERS : 0, 1, field);
+                    }
+                    attacker.flush();
+                });
+                return attacker.awaitEnd(ANSWER, true);
+            }
+        });
+
+        assertThat(end).as("header list over the cap: HPACK session error").isEqualTo("GOAWAY " + PROTOCOL_ERROR);
+    }
+
+    @Test
+    void shouldRefuseStreamsBeyondTheLimitWhenTenThousandAreOpenedAtOnce() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
+                byte[] request = RawH2.get("/option?size=0&delay=1000");
+                untilRefused(() -> {
+                    for (int i = 0, stream = 1; i < 10_000; i++, stream += 2) {
+                        attacker.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, stream, request);
+                    }
+                    attacker.flush();
+                });
+                return attacker.awaitEnd(ANSWER, true);
+            }
+        });
+
+        assertThat(end).as("streams beyond SETTINGS_MAX_CONCURRENT_STREAMS").isEqualTo("RST_STREAM " + REFUSED_STREAM);
+    }
+
+    /** Sends until done or until the server shuts the connection on us, which is an answer too. */
+    private static void untilRefused(Sending sending) {
+        try {
+            sending.run();
+        } catch (IOException e) {
+            // The server closed the connection mid-flood; awaitEnd reports it.
+        }
+    }
+
+    private interface Sending {
+        void run() throws IOException;
+    }
+}

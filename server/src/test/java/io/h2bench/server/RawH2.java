@@ -1,0 +1,146 @@
+package io.h2bench.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * A clear-text HTTP/2 client that writes frames byte by byte as an attacker would: no flow control,
+ * no stream bookkeeping, header blocks hand-encoded (HPACK literals without indexing, RFC 7541 6.2.2).
+ */
+final class RawH2 implements AutoCloseable {
+
+    static final int DATA = 0x0;
+    static final int HEADERS = 0x1;
+    static final int RST_STREAM = 0x3;
+    static final int GOAWAY = 0x7;
+    static final int CONTINUATION = 0x9;
+    static final int END_STREAM = 0x1;
+    static final int END_HEADERS = 0x4;
+    static final int CANCEL = 0x8;
+
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+
+    private RawH2(Socket socket) throws IOException {
+        this.socket = socket;
+        this.out = socket.getOutputStream();
+        this.in = new DataInputStream(socket.getInputStream());
+    }
+
+    /** Connects, sends the preface and an empty SETTINGS frame. */
+    static RawH2 connect(int port) throws IOException {
+        RawH2 client = new RawH2(new Socket("127.0.0.1", port));
+        client.out.write(PREFACE);
+        client.frame(0x4, 0, 0, new byte[0]);
+        return client;
+    }
+
+    /** A GET header block for a path, small enough for one frame. */
+    static byte[] get(String path) {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.write(0x82); // :method GET, static table 2
+        block.write(0x86); // :scheme http, static table 6
+        literal(block, 4, path); // :path
+        literal(block, 1, "localhost"); // :authority
+        return block.toByteArray();
+    }
+
+    /** A header field {@code name: value} of any size, as a literal with a literal name. */
+    static byte[] field(String name, int valueLength) {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.write(0x00);
+        string(block, name.getBytes(StandardCharsets.US_ASCII));
+        string(block, "a".repeat(valueLength).getBytes(StandardCharsets.US_ASCII));
+        return block.toByteArray();
+    }
+
+    void frame(int type, int flags, int streamId, byte[] payload) throws IOException {
+        byte[] header = {
+            (byte) (payload.length >>> 16), (byte) (payload.length >>> 8), (byte) payload.length,
+            (byte) type, (byte) flags,
+            (byte) (streamId >>> 24), (byte) (streamId >>> 16), (byte) (streamId >>> 8), (byte) streamId};
+        out.write(header);
+        out.write(payload);
+    }
+
+    void reset(int streamId, int error) throws IOException {
+        frame(RST_STREAM, 0, streamId, new byte[] {(byte) (error >>> 24), (byte) (error >>> 16), (byte) (error >>> 8), (byte) error});
+    }
+
+    void flush() throws IOException {
+        out.flush();
+    }
+
+    /**
+     * Reads frames until the server ends the exchange: "GOAWAY code", "RST_STREAM code" (when
+     * {@code resetCounts} is set), "closed" at end of stream, or "nothing" when {@code within} passes.
+     */
+    String awaitEnd(Duration within, boolean resetCounts) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
+                int type = in.readUnsignedByte();
+                in.readUnsignedByte();
+                in.readInt();
+                byte[] payload = in.readNBytes(length);
+                if (type == GOAWAY) {
+                    return "GOAWAY " + errorCode(payload, 4);
+                }
+                if (type == RST_STREAM && resetCounts) {
+                    return "RST_STREAM " + errorCode(payload, 0);
+                }
+            }
+            return "nothing";
+        } catch (EOFException e) {
+            return "closed";
+        } catch (SocketTimeoutException e) {
+            return "nothing";
+        } catch (IOException e) {
+            return "closed (" + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    private static int errorCode(byte[] payload, int offset) {
+        return (payload[offset] & 0xff) << 24 | (payload[offset + 1] & 0xff) << 16 | (payload[offset + 2] & 0xff) << 8 | payload[offset + 3] & 0xff;
+    }
+
+    private static void literal(ByteArrayOutputStream block, int nameIndex, String value) {
+        block.write(nameIndex); // literal without indexing, indexed name (4-bit prefix, index < 15)
+        string(block, value.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static void string(ByteArrayOutputStream block, byte[] bytes) {
+        integer(block, bytes.length, 7, 0x00);
+        block.writeBytes(bytes);
+    }
+
+    private static void integer(ByteArrayOutputStream block, int value, int prefixBits, int firstByteFlags) {
+        int max = (1 << prefixBits) - 1;
+        if (value < max) {
+            block.write(firstByteFlags | value);
+            return;
+        }
+        block.write(firstByteFlags | max);
+        for (value -= max; value >= 128; value >>>= 7) {
+            block.write(value & 0x7f | 0x80);
+        }
+        block.write(value);
+    }
+}
