@@ -4,7 +4,9 @@
 # (test-plans/network-sweep.jmx) per cell, then the h2/h1 ratio of the mean page time per cell in
 # target/h2bench-network-sweep/sweep.csv and sweep.md. Build first (mvn -B package -DskipTests).
 #
-#   benchmarks/network-sweep.sh [LATENCIES (default "25ms 100ms")] [LOSSES (default "0% 1%")] [ITERATIONS (default 5)]
+#   benchmarks/network-sweep.sh [LATENCIES (default "25ms 100ms")] [LOSSES (default "0% 1%")] [ITERATIONS (default 5)] [PAGE]
+# PAGE: "seed" (default, seed 000's page on one origin) or "average" (seed 001's 80 files on the 16
+# origins domain1..16.h2bench.test, resolved by the plan's DNS Cache Manager).
 # The seeds' full grid: "25ms 75ms 150ms 250ms 500ms 1000ms" "0.1% 0.3% 0.5% 1% 2% 5%" (long: hours).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,6 +15,11 @@ cd "$root"
 latencies="${1:-25ms 100ms}"
 losses="${2:-0% 1%}"
 iterations="${3:-5}"
+case "${4:-seed}" in
+  seed) page=(-Jpage=/) ;;
+  average) page=(-Jpage=/average-page -Jpage_host=domain1.h2bench.test) ;;
+  *) echo "network-sweep.sh: PAGE must be seed or average, was '$4'" >&2; exit 2 ;;
+esac
 run="target/h2bench-network-sweep-run"
 out="target/h2bench-network-sweep"
 # shellcheck source=../bin/lib/sweep.sh
@@ -26,7 +33,7 @@ for latency in $latencies; do
     mkdir -p "$cell"
     echo "== latency $latency, loss $loss"
     start_server "$cell" --latency="$latency" --loss="$loss" || exit 1
-    run_cell "$cell" test-plans/network-sweep.jmx -Jiterations="$iterations" || exit 1
+    run_cell "$cell" test-plans/network-sweep.jmx -Jiterations="$iterations" "${page[@]}" || exit 1
     stop_server
     csv="$cell/comparison.csv"
     h1=$(mean_of "$csv" page h1); h2c=$(mean_of "$csv" page h2c)
@@ -39,7 +46,7 @@ done
 {
   echo "# h2 vs h1 over an emulated network (seeds 001/002)"
   echo
-  echo "Mean time of the seed page (ms), $iterations page loads per protocol and cell; ratio = h2 / h1."
+  echo "Mean time of the ${4:-seed} page (ms), $iterations page loads per protocol and cell; ratio = h2 / h1."
   echo
   echo "| latency | loss | h1 | h2c | h2c / h1 | h1-tls | h2 | h2 / h1-tls | errors |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"

@@ -7,8 +7,12 @@
 #
 #   benchmarks/resource-sweep.sh [CELLS] [ITERATIONS (default 5)]
 #
-# CELLS is a list of COUNT:SIZE:DELAY, default seed 003's first experiment (100 resources of 0.1 MB,
-# server delay 0 to 40 ms): "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40".
+# CELLS is a list of COUNT:SIZE:DELAY[:PROFILE] and script[:PROFILE], default seed 003's first
+# experiment (100 resources of 0.1 MB, server delay 0 to 40 ms): "100:0.1m:0 100:0.1m:10 100:0.1m:20
+# 100:0.1m:30 100:0.1m:40". PROFILE is one of the server's network presets (Chrome DevTools' regular-2g,
+# good-2g, regular-3g, good-3g, regular-4g, wifi); without it the cell runs on plain loopback. A script
+# cell is seed 003's push experiment: a page and its 290 kB script over h2, requested by the page or
+# pushed with it (script.csv). The server is restarted whenever the profile changes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -16,8 +20,9 @@ cd "$root"
 cells="${1:-100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40}"
 iterations="${2:-5}"
 for cell in $cells; do
-  [[ "$cell" =~ ^[0-9]+:[0-9.]+[kKmM]?:[0-9]+$ ]] || {
-    echo "resource-sweep.sh: '$cell' is not COUNT:SIZE:DELAY (e.g. 100:0.1m:30)" >&2; exit 2; }
+  [[ "$cell" =~ ^([0-9]+:[0-9.]+[kKmM]?:[0-9]+|script)(:[a-z0-9-]+)?$ ]] || {
+    echo "resource-sweep.sh: '$cell' is not COUNT:SIZE:DELAY[:PROFILE] or script[:PROFILE] (e.g. 100:0.1m:30, script:regular-3g)" >&2
+    exit 2; }
 done
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || { echo "resource-sweep.sh: ITERATIONS must be a positive number" >&2; exit 2; }
 
@@ -27,22 +32,47 @@ out="target/h2bench-resource-sweep"
 . "$root/bin/lib/sweep.sh"
 sweep_start "$run" "$out"
 
-echo "== starting the h2bench server on free loopback ports (log: $run/server.log)"
-start_server "$run" || exit 1
-echo "count,size,delay_ms,h1_tls_ms,h2_ms,h2_to_h1_tls,errors" >"$out/sweep.csv"
+# serve_profile PROFILE: (re)starts the server on that network profile ("" = plain loopback)
+current_profile="none yet"
+serve_profile() {
+  [ "$1" = "$current_profile" ] && return 0
+  stop_server
+  echo "== starting the h2bench server, profile ${1:-none} (log: $run/server-${1:-none}/server.log)"
+  mkdir -p "$run/server-${1:-none}"
+  start_server "$run/server-${1:-none}" ${1:+--profile "$1"} || exit 1
+  current_profile="$1"
+}
+
+echo "count,size,delay_ms,profile,h1_tls_ms,h2_ms,h2_to_h1_tls,errors" >"$out/sweep.csv"
+echo "profile,requested_ms,pushed_ms,pushed_to_requested,errors" >"$out/script.csv"
 done_cells=0
 total=$(wc -w <<<"$cells")
 for spec in $cells; do
-  IFS=: read -r count size delay <<<"$spec"
-  cell="$run/$count-$size-$delay"
-  mkdir -p "$cell"
   done_cells=$((done_cells + 1))
-  echo "== cell $done_cells/$total: $count resources of $size, server delay $delay ms"
+  if [[ "$spec" == script* ]]; then
+    profile="${spec#script}"; profile="${profile#:}"
+    serve_profile "$profile"
+    cell="$run/script-${profile:-none}"
+    mkdir -p "$cell"
+    echo "== cell $done_cells/$total: the 290 kB script, requested and pushed, profile ${profile:-none}"
+    # A slow profile takes minutes per load: no response timeout short of that.
+    run_cell "$cell" test-plans/resource-sweep.jmx -Jiterations="$iterations" -Jobject=script \
+      -Jresponse_timeout=600000 || exit 1
+    csv="$cell/comparison.csv"
+    requested=$(mean_of "$csv" script h2); pushed=$(mean_of "$csv" script h2-push)
+    echo "${profile:-none},$requested,$pushed,$(ratio "$pushed" "$requested"),$(errors_of "$csv")" >>"$out/script.csv"
+    continue
+  fi
+  IFS=: read -r count size delay profile <<<"$spec"
+  serve_profile "${profile:-}"
+  cell="$run/$count-$size-$delay${profile:+-$profile}"
+  mkdir -p "$cell"
+  echo "== cell $done_cells/$total: $count resources of $size, server delay $delay ms, profile ${profile:-none}"
   run_cell "$cell" test-plans/resource-sweep.jmx -Jiterations="$iterations" \
-    -Jcount="$count" -Jsize="$size" -Jdelay="$delay" || exit 1
+    -Jcount="$count" -Jsize="$size" -Jdelay="$delay" -Jresponse_timeout=600000 || exit 1
   csv="$cell/comparison.csv"
   tls=$(mean_of "$csv" resources h1-tls); h2=$(mean_of "$csv" resources h2)
-  echo "$count,$size,$delay,$tls,$h2,$(ratio "$h2" "$tls"),$(errors_of "$csv")" >>"$out/sweep.csv"
+  echo "$count,$size,$delay,${profile:-none},$tls,$h2,$(ratio "$h2" "$tls"),$(errors_of "$csv")" >>"$out/sweep.csv"
 done
 
 {
@@ -50,9 +80,17 @@ done
   echo
   echo "Mean page time (ms), $iterations page loads per protocol and cell, each on new connections; ratio = h2 / h1-tls."
   echo
-  echo "| resources | size | server delay (ms) | h1-tls | h2 | h2 / h1-tls | errors |"
-  echo "|---:|---|---:|---:|---:|---:|---:|"
-  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }' "$out/sweep.csv"
+  echo "| resources | size | server delay (ms) | profile | h1-tls | h2 | h2 / h1-tls | errors |"
+  echo "|---:|---|---:|---|---:|---:|---:|---:|"
+  awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$out/sweep.csv"
+  if [ "$(wc -l <"$out/script.csv")" -gt 1 ]; then
+    echo
+    echo "The 290 kB script over h2, mean page time (ms) with the script requested by the page or pushed with it."
+    echo
+    echo "| profile | requested | pushed | pushed / requested | errors |"
+    echo "|---|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$out/script.csv"
+  fi
 } >"$out/sweep.md"
 cat "$out/sweep.md"
-echo "== done: $out/sweep.csv, $out/sweep.md (each cell's JTL and comparison under $run/)"
+echo "== done: $out/sweep.csv, $out/script.csv, $out/sweep.md (each cell's JTL and comparison under $run/)"

@@ -3,7 +3,8 @@
 # other, and keeps each run's tables, JTLs and logs in target/h2bench-seeds/<seed>/ together with
 # the machine it ran on (machine.txt). Build first (mvn -B package -DskipTests).
 #
-#   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 003 004 (default: all; about 20 minutes)
+#   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 001-average 003 004 (default: all but 001-average, which needs the
+#                                       sampler to resolve names through the DNS Cache Manager; about 90 minutes)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -11,7 +12,7 @@ out="target/h2bench-seeds"
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(000 001-002 003 004)
 for seed in "${seeds[@]}"; do
-  case "$seed" in 000|001-002|003|004) ;; *) echo "seeds.sh: unknown seed '$seed' (000 001-002 003 004)" >&2; exit 2 ;; esac
+  case "$seed" in 000|001-002|001-average|003|004) ;; *) echo "seeds.sh: unknown seed '$seed' (000 001-002 001-average 003 004)" >&2; exit 2 ;; esac
 done
 
 machine() { # what the figures depend on, written next to them
@@ -40,12 +41,28 @@ run_seed() {
     001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002)
       benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5
       cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
-    003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms
+    001-average) # seed 001's own page: 80 files on 16 origins, one connection per origin on h2
+      benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5 average
+      cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
+    003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms, then
+      # 30 resources of 0.2..2 MB at 10 ms, 5 loads per cell; then 30 x 0.1 MB at 10 ms on Chrome's
+      # network profiles and the 290 kB script requested or pushed, with and without a profile,
+      # SEED003_PROFILE_ITERATIONS (default 2; a Regular 2G load takes about 100 s) loads per cell after one
+      # warm-up load per protocol
       benchmarks/resource-sweep.sh "100:0.1m:0 100:0.1m:10 100:0.1m:20 100:0.1m:30 100:0.1m:40
-        6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30" 5
-      cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/" ;;
-    004) # a REST collection seven ways, 25 and 500 items; the seed's first setup added 40-80 ms per request
-      bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms --iterations 5 --out "$dir/report"
+        6:0.1m:10 30:0.1m:10 150:0.1m:10 750:0.1m:10 6:0.1m:30 30:0.1m:30 150:0.1m:30 750:0.1m:30
+        30:0.2m:10 30:0.4m:10 30:0.6m:10 30:0.8m:10 30:1m:10 30:1.2m:10 30:1.4m:10 30:1.6m:10 30:1.8m:10 30:2m:10" 5
+      cp target/h2bench-resource-sweep/sweep.{md,csv} "$dir/"
+      benchmarks/resource-sweep.sh "script script:wifi script:regular-4g script:good-3g script:regular-3g
+        script:good-2g script:regular-2g 30:0.1m:10:wifi 30:0.1m:10:regular-4g 30:0.1m:10:good-3g
+        30:0.1m:10:regular-3g 30:0.1m:10:good-2g 30:0.1m:10:regular-2g" "${SEED003_PROFILE_ITERATIONS:-2}"
+      for ext in md csv; do cp "target/h2bench-resource-sweep/sweep.$ext" "$dir/profiles.$ext"; done
+      cp target/h2bench-resource-sweep/script.csv "$dir/" ;;
+    004) # a REST collection eight ways, 25 and 500 items, 50 repeats as the seed (SEED004_ITERATIONS=5 for a
+         # quick run); the seed's first setup added 40-80 ms per request
+      bin/compare --skip-build --plan test-plans/rest-collection.jmx --latency 60ms \
+        --iterations "${SEED004_ITERATIONS:-50}" --out "$dir/report" ||
+        echo "seed 004: some samples failed (the report says which); its tables are kept anyway"
       cp "$dir/report/comparison."{md,csv,png} "$dir/" ;;
   esac
   echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/machine.txt"

@@ -16,8 +16,10 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.List;
 
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -35,13 +37,17 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * The server's TLS key store: the user's own, or a self-signed certificate for {@code localhost},
- * {@code 127.0.0.1} and {@code ::1} generated on first use and reused afterwards.
+ * {@code 127.0.0.1}, {@code ::1}, {@code h2bench.test} and {@code *.h2bench.test} (seed 001's
+ * 16 origins) generated on first use and reused afterwards; a generated one that lacks a name
+ * (written by an older version) is generated again.
  */
 public final class TlsMaterial {
 
     /** Not a secret: the generated key only ever serves loopback test traffic. */
     public static final String GENERATED_PASSWORD = "h2bench";
     static final String ALIAS = "h2bench";
+    /** The DNS names of a generated certificate; its IP addresses are 127.0.0.1 and ::1. */
+    static final List<String> DNS_NAMES = List.of("localhost", "h2bench.test", "*.h2bench.test");
 
     private final Path keystore;
     private final String password;
@@ -63,10 +69,10 @@ public final class TlsMaterial {
     /** Loads {@code keystore}; if {@code generateIfMissing} and it does not exist, creates it first. */
     public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing) throws IOException {
         boolean generated = false;
-        if (!Files.exists(keystore)) {
-            if (!generateIfMissing) {
-                throw new IOException("key store not found: " + keystore);
-            }
+        if (!Files.exists(keystore) && !generateIfMissing) {
+            throw new IOException("key store not found: " + keystore);
+        }
+        if (generateIfMissing && (!Files.exists(keystore) || !coversEveryName(keystore, password))) {
             writeSelfSigned(keystore, password);
             generated = true;
         }
@@ -123,15 +129,32 @@ public final class TlsMaterial {
                 Date.from(now.plus(Duration.ofDays(3650))),
                 subject,
                 pair.getPublic());
-        builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-            new GeneralName(GeneralName.dNSName, "localhost"),
-            new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-            new GeneralName(GeneralName.iPAddress, "::1"),
-        }));
+        List<GeneralName> names = new ArrayList<>();
+        DNS_NAMES.forEach(name -> names.add(new GeneralName(GeneralName.dNSName, name)));
+        names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
+        names.add(new GeneralName(GeneralName.iPAddress, "::1"));
+        builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
         builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
         ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate());
         return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
+    }
+
+    /** False when the generated key store's certificate lacks one of {@link #DNS_NAMES}. */
+    private static boolean coversEveryName(Path keystore, String password) throws IOException {
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password == null ? null : password.toCharArray());
+            X509Certificate certificate = (X509Certificate) store.getCertificate(ALIAS);
+            if (certificate == null || certificate.getSubjectAlternativeNames() == null) {
+                return false;
+            }
+            List<String> names = certificate.getSubjectAlternativeNames().stream()
+                    .map(name -> name.get(1).toString()).toList();
+            return names.containsAll(DNS_NAMES);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IOException("cannot read key store " + keystore + ": " + e.getMessage(), e);
+        }
     }
 
     private static String fingerprintOf(Path keystore, String password) throws IOException {

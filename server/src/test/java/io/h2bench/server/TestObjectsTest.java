@@ -34,7 +34,10 @@ class TestObjectsTest extends SharedServerTest {
                 new Object[] {"/option?size=44k", "application/octet-stream", 45_056, 45_056},
                 new Object[] {"/articles?count=25", "application/json", 500, 1_000},
                 new Object[] {"/articles/7", "application/json", 100, 300},
-                new Object[] {"/resources?count=150&size=0.2m&delay=30", "text/html", 8_500, 9_500});
+                new Object[] {"/resources?count=150&size=0.2m&delay=30", "text/html", 8_500, 9_500},
+                new Object[] {"/pushed-script", "text/html", 200, 600},
+                new Object[] {"/pushed-script.js", "text/javascript", 290_000, 290_000},
+                new Object[] {"/average-page", "text/html", 5_000, 12_000});
         return Stream.of(Listener.values()).flatMap(listener -> objects.stream()
                 .map(o -> Arguments.of(listener, o[0], o[1], o[2], o[3])));
     }

@@ -39,8 +39,27 @@ class TlsMaterialTest {
         X509Certificate certificate = (X509Certificate) keyStore.getCertificate(TlsMaterial.ALIAS);
         List<String> names = certificate.getSubjectAlternativeNames().stream().map(n -> n.get(1).toString()).toList();
 
-        assertThat(names).contains("localhost", "127.0.0.1").anyMatch(n -> n.startsWith("0:0:0:0:0:0:0:1"));
+        assertThat(names).contains("localhost", "127.0.0.1", "h2bench.test", "*.h2bench.test")
+                .anyMatch(n -> n.startsWith("0:0:0:0:0:0:0:1"));
         assertThat(keyStore.isKeyEntry(TlsMaterial.ALIAS)).isTrue();
+    }
+
+    @Test
+    void shouldGenerateAgainWhenAnOlderStoreLacksTheSeedDomains(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost.p12");
+        // What versions before seed 001's page generated: localhost and the loopback addresses only.
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "h2bench", "-keyalg", "RSA", "-keysize", "2048", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", "secret", "-dname", "CN=localhost",
+                "-ext", "SAN=dns:localhost,ip:127.0.0.1").inheritIO().start();
+        assertThat(keytool.waitFor()).isZero();
+        String older = TlsMaterial.load(store, "secret", false).fingerprint();
+
+        TlsMaterial renewed = TlsMaterial.load(store, "secret", true);
+
+        assertThat(renewed.generated()).isTrue();
+        assertThat(renewed.fingerprint()).isNotEqualTo(older);
+        assertThat(TlsMaterial.load(store, "secret", true).generated()).isFalse();
     }
 
     @Test

@@ -84,6 +84,11 @@ public final class SeedPage {
         return dependencies;
     }
 
+    /** img1.jpeg … img15.jpeg in order. */
+    public List<StaticObject> images() {
+        return dependencies.subList(1, dependencies.size()).stream().map(objects::get).toList();
+    }
+
     public StaticObject index() {
         return objects.get("/");
     }

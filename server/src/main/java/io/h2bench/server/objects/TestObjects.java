@@ -17,7 +17,9 @@ public final class TestObjects {
             "/large-text.txt        2 MB of text",
             "/option?size=44k&delay=100   S bytes after D ms (seed 003)",
             "/resources?count=150&size=0.2m&delay=30   a page of N such objects, fetched in parallel (seed 003)",
-            "/articles?count=25[&embed=item]   REST collection, /articles/{id} with ETag (seed 004)");
+            "/articles?count=25[&embed=item]   REST collection, /articles/{id} with ETag (seed 004)",
+            "/pushed-script[?push=true]   a page and its 290 kB script, pushed or requested (seed 003)",
+            "/average-page          80 files on domain1..16.h2bench.test, virtual hosts of each listener (seed 001)");
 
     private TestObjects() {
     }
@@ -32,6 +34,12 @@ public final class TestObjects {
         context.addServlet(option, "/option");
         context.addServlet(new ServletHolder("articles", new ArticlesServlet()), "/articles/*");
         context.addServlet(new ServletHolder("resources", new ResourcePageServlet()), "/resources");
+        ServletHolder script = new ServletHolder("pushed-script", new PushedScriptServlet());
+        context.addServlet(script, PushedScriptServlet.PAGE);
+        context.addServlet(script, PushedScriptServlet.SCRIPT);
+        ServletHolder average = new ServletHolder("average", new AveragePageServlet(AveragePage.get()));
+        context.addServlet(average, AveragePage.PAGE_PATH);
+        context.addServlet(average, AveragePage.PREFIX + "*");
         BodyFirstFilter.install(context, "option");
         return context;
     }

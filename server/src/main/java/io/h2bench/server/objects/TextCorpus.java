@@ -48,4 +48,16 @@ final class TextCorpus {
         text.append('\n');
         return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
+
+    /** {@code size} bytes: {@code head}, text, {@code tail} (a comment in a script, a {@code <pre>} in a page). */
+    static byte[] wrapped(int size, long seed, String head, String tail) {
+        byte[] open = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] close = tail.getBytes(StandardCharsets.US_ASCII);
+        byte[] text = generate(size, seed);
+        byte[] body = new byte[size];
+        System.arraycopy(open, 0, body, 0, open.length);
+        System.arraycopy(text, 0, body, open.length, size - open.length - close.length);
+        System.arraycopy(close, 0, body, size - close.length, close.length);
+        return body;
+    }
 }
