@@ -12,7 +12,8 @@
 # 100:0.1m:30 100:0.1m:40". PROFILE is one of the server's network presets (Chrome DevTools' regular-2g,
 # good-2g, regular-3g, good-3g, regular-4g, wifi); without it the cell runs on plain loopback. A script
 # cell is seed 003's push experiment: a page and its 290 kB script over h2, requested by the page or
-# pushed with it (script.csv). The server is restarted whenever the profile changes.
+# pushed with it (script.csv). The server is restarted whenever the profile changes. ENGINE=kernel|proxy|auto
+# (default: the server's own default, auto) picks the link engine of the profile cells.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -39,7 +40,7 @@ serve_profile() {
   stop_server
   echo "== starting the h2bench server, profile ${1:-none} (log: $run/server-${1:-none}/server.log)"
   mkdir -p "$run/server-${1:-none}"
-  start_server "$run/server-${1:-none}" ${1:+--profile "$1"} || exit 1
+  start_server "$run/server-${1:-none}" ${1:+--profile "$1"} ${1:+${ENGINE:+--engine "$ENGINE"}} || exit 1
   current_profile="$1"
 }
 
