@@ -264,7 +264,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
         return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), getHttpVersionSet() == null);
     }
 
     /**
