@@ -87,9 +87,7 @@ final class UserCertificate {
     /** The store SSLManager loaded, with the index range a Keystore Configuration set (JMeter keeps it protected). */
     private static JmeterKeyStore jmeterKeyStore() throws IOException {
         try {
-            Method getKeyStore = SSLManager.class.getDeclaredMethod("getKeyStore");
-            getKeyStore.setAccessible(true);
-            return (JmeterKeyStore) getKeyStore.invoke(SSLManager.getInstance());
+            return (JmeterKeyStore) JMeterInternals.GET_KEY_STORE.invoke(SSLManager.getInstance());
         } catch (ReflectiveOperationException failure) {
             throw new IOException("Cannot read JMeter's key store (javax.net.ssl.keyStore): " + failure, failure);
         }
@@ -98,12 +96,27 @@ final class UserCertificate {
     /** The Keystore Configuration's "Variable name holding certificate alias", null when empty. */
     private static String aliasVariable(JmeterKeyStore store) throws IOException {
         try {
-            Field name = JmeterKeyStore.class.getDeclaredField("clientCertAliasVarName");
-            name.setAccessible(true);
-            String value = (String) name.get(store);
+            String value = (String) JMeterInternals.ALIAS_VARIABLE.get(store);
             return value == null || value.isEmpty() ? null : value;
         } catch (ReflectiveOperationException failure) {
             throw new IOException("Cannot read the Keystore Configuration's alias variable: " + failure, failure);
+        }
+    }
+
+    /** Looked up once: samples ask for their certificate many times a second. */
+    private static final class JMeterInternals {
+        static final Method GET_KEY_STORE;
+        static final Field ALIAS_VARIABLE;
+
+        static {
+            try {
+                GET_KEY_STORE = SSLManager.class.getDeclaredMethod("getKeyStore");
+                GET_KEY_STORE.setAccessible(true);
+                ALIAS_VARIABLE = JmeterKeyStore.class.getDeclaredField("clientCertAliasVarName");
+                ALIAS_VARIABLE.setAccessible(true);
+            } catch (ReflectiveOperationException failure) {
+                throw new ExceptionInInitializerError(failure);
+            }
         }
     }
 }
