@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param followRedirects let the client follow 3xx itself (JMeter's "redirect automatically")
  * @param acceptPush      accept HTTP/2 server pushes and report them; refused when false
  * @param maxConnectionsPerOrigin HTTP/1.1 connections this user may open to one origin (HTTP/2: 1)
+ * @param alpnFallback    HTTP_2 over https may go on over http/1.1 when the server's ALPN picks it
+ *                        (a browser's choice); false fails the exchange instead
  */
 public record ExchangeRequest(
         String method,
@@ -30,7 +32,8 @@ public record ExchangeRequest(
         Duration responseTimeout,
         boolean followRedirects,
         boolean acceptPush,
-        int maxConnectionsPerOrigin) {
+        int maxConnectionsPerOrigin,
+        boolean alpnFallback) {
 
     /** What browsers open per origin over HTTP/1.1. */
     public static final int DEFAULT_MAX_CONNECTIONS = 6;
@@ -48,27 +51,32 @@ public record ExchangeRequest(
 
     /** A plain GET with no extra headers: what tests and embedded resources mostly need. */
     public static ExchangeRequest get(URI uri, ProtocolMode mode) {
-        return new ExchangeRequest("GET", uri, List.of(), null, mode, Duration.ZERO, Duration.ZERO, false, true, DEFAULT_MAX_CONNECTIONS);
+        return new ExchangeRequest("GET", uri, List.of(), null, mode, Duration.ZERO, Duration.ZERO, false, true, DEFAULT_MAX_CONNECTIONS, false);
     }
 
     public ExchangeRequest withTimeouts(Duration connect, Duration response) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connect, response, followRedirects, acceptPush, maxConnectionsPerOrigin);
+        return new ExchangeRequest(method, uri, headers, body, mode, connect, response, followRedirects, acceptPush, maxConnectionsPerOrigin, alpnFallback);
     }
 
     public ExchangeRequest withAcceptPush(boolean accept) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, accept, maxConnectionsPerOrigin);
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, accept, maxConnectionsPerOrigin, alpnFallback);
     }
 
     public ExchangeRequest withMaxConnectionsPerOrigin(int max) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, max);
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, max, alpnFallback);
     }
 
     /** The next hop of a redirect: another method, URI, headers and body, everything else kept. */
     public ExchangeRequest redirected(String newMethod, URI newUri, List<HeaderField> newHeaders, byte[] newBody) {
-        return new ExchangeRequest(newMethod, newUri, newHeaders, newBody, mode, connectTimeout, responseTimeout, false, acceptPush, maxConnectionsPerOrigin);
+        return new ExchangeRequest(newMethod, newUri, newHeaders, newBody, mode, connectTimeout, responseTimeout, false, acceptPush, maxConnectionsPerOrigin, alpnFallback);
+    }
+
+    public ExchangeRequest withAlpnFallback(boolean fallback) {
+        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush,
+                maxConnectionsPerOrigin, fallback);
     }
 
     public ExchangeRequest withHeaders(List<HeaderField> newHeaders) {
-        return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, maxConnectionsPerOrigin);
+        return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, maxConnectionsPerOrigin, alpnFallback);
     }
 }

@@ -36,6 +36,9 @@ final class FailureMessages {
         Throwable cause = unwrap(failure);
         String origin = origin(request.uri());
         String detail = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        if (cause instanceof NoH2OverAlpnException) {
+            return cause.getMessage();
+        }
         if (cause instanceof ConnectTimeoutException timeout) {
             return "No connection to " + origin + " within " + timeout.millis() + " ms (connect timeout)";
         }

@@ -9,7 +9,10 @@ import java.util.Locale;
 public enum ProtocolMode {
     /** HTTP/1.1 only, over http or https; up to N connections per origin. */
     HTTP_1_1,
-    /** https: ALPN offering h2 first, falling back to http/1.1. http: h2c with prior knowledge. */
+    /**
+     * https: ALPN offering h2 first; http/1.1 only when the request allows the fall-back
+     * ({@link ExchangeRequest#alpnFallback()}), else the exchange fails. http: h2c with prior knowledge.
+     */
     HTTP_2,
     /** Cleartext HTTP/2 with prior knowledge: the connection preface is sent at once. */
     H2C,

@@ -53,7 +53,8 @@ public final class SharedClient {
         connector.setIdleTimeout(IDLE_TIMEOUT);
 
         HTTP2Client http2 = new HTTP2Client(connector);
-        // h2 first: ALPN offers the protocols in this order, falling back to http/1.1. The first
+        // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
+        // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
                 new EarlyRequestHttp2(http2), HttpClientConnectionFactory.HTTP11);

@@ -12,6 +12,7 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.util.thread.Scheduler;
 import java.io.InterruptedIOException;
@@ -94,6 +95,9 @@ public final class UserConnections implements AutoCloseable {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
         request.onRequestBegin(recorder::onAssigned);
+        if (exchange.mode() == ProtocolMode.HTTP_2 && !exchange.alpnFallback() && "https".equalsIgnoreCase(uri.getScheme())) {
+            request.onRequestBegin(begun -> refuseHttp11(begun, origin));
+        }
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
@@ -113,6 +117,15 @@ public final class UserConnections implements AutoCloseable {
             result.whenComplete((done, ignored) -> connectTimer.cancel());
         }
         return result;
+    }
+
+    /** HTTP_2 chosen explicitly: a connection on which ALPN settled for HTTP/1.1 gets no request written. */
+    private void refuseHttp11(Request request, String origin) {
+        org.eclipse.jetty.client.Connection connection = request.getConnection();
+        if (connection != null && !(connection instanceof HttpConnectionOverHTTP2)) {
+            WireConnection wire = shared.registry().find(connection);
+            request.abort(new NoH2OverAlpnException(origin, wire == null ? null : wire.alpn()));
+        }
     }
 
     /** Aborts whatever this user has in flight (JMeter's stop button); results report the reason. */
@@ -150,7 +163,8 @@ public final class UserConnections implements AutoCloseable {
 
     /**
      * Sets the HTTP version Jetty uses. Returns true when this request asks for an h2c upgrade.
-     * Over https HTTP_2 leaves the choice to ALPN (h2 offered first); over http it means h2c.
+     * Over https HTTP_2 leaves the choice to ALPN (h2 offered first, checked at request begin); over
+     * http it means h2c.
      */
     private boolean chooseVersion(Request request, ProtocolMode mode, URI uri, String origin) {
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());

@@ -18,9 +18,9 @@ public class Http2SamplerPanel extends JPanel {
 
     /** Display names: "by scheme" (no version set), then {@link ProtocolMode}'s constants in order. */
     private static final String[] VERSION_NAMES = {
-        "By scheme: HTTP/1.1 for http://, HTTP/2 (ALPN) for https://",
+        "By scheme: HTTP/1.1 for http://, HTTP/2 (ALPN, else HTTP/1.1) for https://",
         "HTTP/1.1",
-        "HTTP/2 (ALPN over https, h2 first; h2c over http)",
+        "HTTP/2 (https: h2 over ALPN or an error; http: h2c)",
         "HTTP/2 cleartext (prior knowledge)",
         "HTTP/2 cleartext (Upgrade)",
     };

@@ -1,11 +1,9 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ClientCertificate;
 import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.HostResolver;
 import io.h2bench.client.ProxySettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -13,10 +11,6 @@ import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
 import java.net.URL;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.jmeter.JMeter;
@@ -27,8 +21,8 @@ import org.apache.jmeter.util.JMeterUtils;
 /**
  * How JMeter's HTTP Request (HttpClient4) would make this sample's connections, as a
  * {@link ConnectionProfile}: the sampler's proxy fields or the {@code -H/-P} proxy, the source
- * address field, the DNS Cache Manager, {@code httpclient.socket.http(s).cps} and the key store of
- * {@code javax.net.ssl.keyStore}. Read the way {@code HTTPHCAbstractImpl} reads them.
+ * address field, the DNS Cache Manager, {@code httpclient.socket.http(s).cps} and the client
+ * certificate of {@code javax.net.ssl.keyStore} ({@link UserCertificate}). Read the way {@code HTTPHCAbstractImpl} reads them.
  */
 final class ConnectionSettings {
 
@@ -38,7 +32,6 @@ final class ConnectionSettings {
             .filter(host -> !host.isEmpty()).toList();
     private static final int CPS_HTTP = JMeterUtils.getPropDefault("httpclient.socket.http.cps", 0);
     private static final int CPS_HTTPS = JMeterUtils.getPropDefault("httpclient.socket.https.cps", 0);
-    private static volatile LoadedKeyStore keyStore;
 
     private ConnectionSettings() {
     }
@@ -48,7 +41,7 @@ final class ConnectionSettings {
         DNSCacheManager dns = sampler.getDNSResolver();
         ConnectionProfile profile = new ConnectionProfile(sourceAddress(sampler), proxy(sampler),
                 dns == null ? null : new CacheManagerResolver(dns), secure ? CPS_HTTPS : CPS_HTTP,
-                secure ? certificate() : null);
+                secure ? UserCertificate.current() : null);
         return profile.equals(ConnectionProfile.DIRECT) ? ConnectionProfile.DIRECT : profile;
     }
 
@@ -88,40 +81,6 @@ final class ConnectionSettings {
             }
         }
         throw new UnknownHostException("Interface " + source + " does not have address of type " + family.getSimpleName());
-    }
-
-    /** {@code javax.net.ssl.keyStore}, loaded once, as JMeter's SSLManager loads it. */
-    private static ClientCertificate certificate() throws IOException {
-        String file = System.getProperty("javax.net.ssl.keyStore", "");
-        if (file.isEmpty() || "NONE".equals(file)) {
-            return null;
-        }
-        LoadedKeyStore loaded = keyStore;
-        if (loaded == null || !loaded.file().equals(file)) {
-            synchronized (ConnectionSettings.class) {
-                if (keyStore == null || !keyStore.file().equals(file)) {
-                    keyStore = new LoadedKeyStore(file, load(Path.of(file), System.getProperty("javax.net.ssl.keyStorePassword", "")));
-                }
-                loaded = keyStore;
-            }
-        }
-        return loaded.certificate();
-    }
-
-    /** The key store read from {@code file}: one instance, so that its users share connections. */
-    private record LoadedKeyStore(String file, ClientCertificate certificate) {
-    }
-
-    private static ClientCertificate load(Path file, String password) throws IOException {
-        String type = System.getProperty("javax.net.ssl.keyStoreType",
-                file.toString().toLowerCase().endsWith(".jks") ? "JKS" : "PKCS12");
-        try (InputStream in = Files.newInputStream(file)) {
-            KeyStore store = KeyStore.getInstance(type);
-            store.load(in, password.toCharArray());
-            return new ClientCertificate(store, password, null);
-        } catch (GeneralSecurityException failure) {
-            throw new IOException("Cannot read the key store " + file + " (javax.net.ssl.keyStore): " + failure.getMessage(), failure);
-        }
     }
 
     /** JMeter's DNS Cache Manager (one per thread), equal for the same manager so connections are reused. */

@@ -264,7 +264,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 .ifPresent(cookie -> result.setCookies(cookie.value()));
         return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin());
+                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), getHttpVersionSet() == null);
     }
 
     /**
@@ -343,6 +343,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         UserConnections user = USER.get();
         if (user != null && group != null && !group.isSameUserOnNextIteration()) {
             user.reset();
+            UserCertificate.forget();
         }
     }
 
@@ -351,6 +352,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         super.threadFinished();
         UserConnections user = USER.get();
         USER.remove();
+        UserCertificate.forget();
         if (user != null) {
             user.close();
         }

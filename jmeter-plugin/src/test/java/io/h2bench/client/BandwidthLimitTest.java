@@ -39,7 +39,7 @@ class BandwidthLimitTest extends AgainstServer {
         byte[] body = new byte[30_000];
         ExchangeRequest request = new ExchangeRequest("POST", URI.create(server.baseUri(listener) + "/small-text.txt"),
                 List.of(new HeaderField("Content-Type", "application/octet-stream")), body, mode, Duration.ZERO,
-                Duration.ZERO, false, true, ExchangeRequest.DEFAULT_MAX_CONNECTIONS);
+                Duration.ZERO, false, true, ExchangeRequest.DEFAULT_MAX_CONNECTIONS, false);
 
         ExchangeResult result = user.send(request, LIMITED);
 

@@ -50,6 +50,21 @@ class ClientFailuresTest extends AgainstServer {
     }
 
     @Test
+    void shouldFailWithOneLineWhenHttp2IsAskedForAndAlpnChoosesHttp11() throws Exception {
+        URI uri = URI.create(server.baseUri(Listener.H1_TLS) + "/small-text.txt");
+
+        ExchangeResult first = get(uri, ProtocolMode.HTTP_2);
+        ExchangeResult second = get(uri, ProtocolMode.HTTP_2);
+
+        assertThat(first.failed()).isTrue();
+        assertThat(first.status()).isZero();
+        assertThat(first.failureMessage()).isEqualTo("The server https://127.0.0.1:" + server.port(Listener.H1_TLS)
+                + " does not offer h2 over ALPN (it chose http/1.1); pick HTTP/1.1 or 'By scheme' to allow it");
+        assertThat(second.failureMessage()).isEqualTo(first.failureMessage());
+        assertThat(server.requestsReceived("/small-text.txt")).isZero();
+    }
+
+    @Test
     void shouldFailTheTlsHandshakeWhenTheServerSpeaksCleartext() throws Exception {
         URI wrong = URI.create("https://127.0.0.1:" + server.port(Listener.H1) + "/");
         ExchangeResult result = get(wrong, ProtocolMode.HTTP_2);

@@ -22,11 +22,13 @@ class ClientProtocolsTest extends AgainstServer {
     }
 
     @Test
-    void shouldFallBackToHttp11WhenTlsServerLacksH2() throws Exception {
-        ExchangeResult result = get(Listener.H1_TLS, "/small-text.txt", ProtocolMode.HTTP_2);
+    void shouldFallBackToHttp11WhenTlsServerLacksH2AndFallbackIsAllowed() throws Exception {
+        URI uri = URI.create(server.baseUri(Listener.H1_TLS) + "/small-text.txt");
+        ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.HTTP_2).withAlpnFallback(true));
 
         assertThat(result.failureMessage()).isNull();
         assertThat(result.httpVersion()).isEqualTo("HTTP/1.1");
+        assertThat(result.alpn()).isEqualTo("http/1.1");
     }
 
     @Test
@@ -74,7 +76,7 @@ class ClientProtocolsTest extends AgainstServer {
             ProtocolMode mode = listener == Listener.H1 ? ProtocolMode.HTTP_1_1 : listener == Listener.H2C ? ProtocolMode.H2C : ProtocolMode.HTTP_2;
             URI uri = URI.create(server.baseUri(listener) + "/small-text.txt");
             ExchangeRequest head = new ExchangeRequest("HEAD", uri, List.of(), null, mode,
-                    Duration.ZERO, Duration.ofSeconds(5), false, true, 6);
+                    Duration.ZERO, Duration.ofSeconds(5), false, true, 6, false);
 
             ExchangeResult result = user.send(head);
 

@@ -94,13 +94,27 @@ class SamplerFaultsIT extends PlanAgainstServer {
         assertThat(messages).allSatisfy(message -> assertThat(message).contains("within 1000 ms (connect timeout)"));
     }
 
-    /** As documented (sampler and troubleshooting pages): ALPN picks http/1.1 and the samples succeed over it. */
+    /** HTTP/2 chosen explicitly must not turn into HTTP/1.1: each sample fails before its request is written. */
     @Test
-    void shouldFallBackToHttp11WhenAlpnOffersNoH2() throws Exception {
+    void shouldFailEachSampleWithOneLineWhenHttp2IsChosenAndAlpnOffersNoH2() throws Exception {
         int port = server.port(Listener.H1_TLS);
 
-        List<Map<String, String>> rows = FaultRuns.assertAccounted(
-                FaultRuns.run(jmeter, "fault-alpn-h1", against("https", port, "/small-text.txt", "HTTP_2")), USERS * LOOPS, LONGEST);
+        List<String> messages = allFailed("fault-alpn-h1", against("https", port, "/small-text.txt", "HTTP_2"));
+
+        assertThat(messages).allSatisfy(message -> assertThat(message).isEqualTo(FaultRuns.NON_HTTP
+                + "The server https://127.0.0.1:" + port + " does not offer h2 over ALPN (it chose http/1.1);"
+                + " pick HTTP/1.1 or 'By scheme' to allow it"));
+        assertThat(server.requestsReceived("/small-text.txt")).isZero();
+    }
+
+    /** "By scheme" negotiates as a browser does (sampler and troubleshooting pages): ALPN's http/1.1 is kept. */
+    @Test
+    void shouldFallBackToHttp11ByScheme() throws Exception {
+        Map<String, String> properties = against("https", server.port(Listener.H1_TLS), "/small-text.txt", "");
+        properties.remove("http_version");
+
+        List<Map<String, String>> rows = FaultRuns.assertAccounted(FaultRuns.run(jmeter, "fault-alpn-by-scheme", properties),
+                USERS * LOOPS, LONGEST);
 
         assertThat(rows).noneMatch(JtlRows::failed);
         assertThat(server.requestsReceived("/small-text.txt")).isEqualTo(USERS * LOOPS);

@@ -50,7 +50,7 @@ class ClientCertificateParityTest {
 
     @Test
     void shouldBeAcceptedLikeHttpClient4WhenTheKeyStoreHoldsTheCertificate() {
-        HTTPSampleResult theirs = (HTTPSampleResult) aim(HTTPSamplerFactory.newInstance(HTTPSamplerFactory.IMPL_HTTP_CLIENT4),
+        HTTPSampleResult theirs = (HTTPSampleResult) ClientCertificateServer.aim(HTTPSamplerFactory.newInstance(HTTPSamplerFactory.IMPL_HTTP_CLIENT4),
                 server.h1Port()).sample();
         HTTPSampleResult h1 = sample(ProtocolMode.HTTP_1_1, server.h1Port());
         h2bench.threadFinished();
@@ -74,17 +74,8 @@ class ClientCertificateParityTest {
     }
 
     private HTTPSampleResult sample(ProtocolMode mode, int port) {
-        aim(h2bench, port);
+        ClientCertificateServer.aim(h2bench, port);
         h2bench.setHttpVersion(mode);
         return (HTTPSampleResult) h2bench.sample();
-    }
-
-    private static HTTPSamplerBase aim(HTTPSamplerBase sampler, int port) {
-        sampler.setMethod("GET");
-        sampler.setProtocol("https");
-        sampler.setDomain("127.0.0.1");
-        sampler.setPort(port);
-        sampler.setPath("/");
-        return sampler;
     }
 }

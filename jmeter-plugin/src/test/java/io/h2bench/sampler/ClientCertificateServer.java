@@ -2,9 +2,11 @@ package io.h2bench.sampler;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -19,8 +21,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * A Jetty server on 127.0.0.1 that requires a client certificate ({@code setNeedClientAuth}): one
- * HTTP/1.1-over-TLS port and one h2 (ALPN) port. Key store and trust store are one PKCS12 file
- * made by {@link #makeKeyStore}: the server trusts exactly the certificate it presents.
+ * HTTP/1.1-over-TLS port and one h2 (ALPN) port; it answers with the subject of the certificate it
+ * saw. Key store and trust store are one PKCS12 file made by {@link #makeKeyStore} (and
+ * {@link #addKey}): the server trusts exactly the certificates in it.
  */
 final class ClientCertificateServer implements AutoCloseable {
 
@@ -46,7 +49,9 @@ final class ClientCertificateServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                Content.Sink.write(response, true, "client certificate accepted", callback);
+                EndPoint.SslSessionData tls = (EndPoint.SslSessionData) request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
+                String subject = tls.peerCertificates()[0].getSubjectX500Principal().getName();
+                Content.Sink.write(response, true, "client certificate accepted: " + subject, callback);
                 return true;
             }
         });
@@ -61,6 +66,16 @@ final class ClientCertificateServer implements AutoCloseable {
         return connector;
     }
 
+    /** A GET of https://127.0.0.1:{@code port}/ on {@code sampler}. */
+    static HTTPSamplerBase aim(HTTPSamplerBase sampler, int port) {
+        sampler.setMethod("GET");
+        sampler.setProtocol("https");
+        sampler.setDomain("127.0.0.1");
+        sampler.setPort(port);
+        sampler.setPath("/");
+        return sampler;
+    }
+
     int h1Port() {
         return h1.getLocalPort();
     }
@@ -71,9 +86,14 @@ final class ClientCertificateServer implements AutoCloseable {
 
     /** A PKCS12 file with one self-signed key pair for CN=localhost, made with the JDK's keytool. */
     static void makeKeyStore(Path file) throws Exception {
+        addKey(file, "tester", "localhost");
+    }
+
+    /** One more self-signed key pair, for CN={@code name}, in the PKCS12 file (made if absent). */
+    static void addKey(Path file, String alias, String name) throws Exception {
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "tester", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", alias, "-keyalg", "EC",
+                "-groupname", "secp256r1", "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1,dns:localhost",
                 "-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(), "-storepass", PASSWORD)
                 .redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());

@@ -50,7 +50,9 @@ public final class LoopbackCapture implements AutoCloseable {
     /** Starts capturing and returns once the capture is live (see {@link #sync()}). */
     public static LoopbackCapture start(List<Integer> serverPorts) throws IOException, InterruptedException {
         String filter = serverPorts.stream().map(port -> "tcp port " + port).collect(Collectors.joining(" or "));
-        Process tshark = new ProcessBuilder("tshark", "-i", "lo", "-f", filter, "-l", "-n",
+        // Headers only (-s 128) into a 64 MiB kernel buffer (-B): tcp.len comes from the IP header, and a
+        // busy machine's tshark falls behind 64 KiB loopback packets and dropped whole ones with the defaults.
+        Process tshark = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
                 "-e", "tcp.analysis.retransmission")
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
