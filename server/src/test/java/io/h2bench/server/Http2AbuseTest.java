@@ -34,7 +34,10 @@ class Http2AbuseTest extends AbuseTestBase {
             }
         });
 
-        assertThat(end).as("Jetty's rate control (CVE-2023-44487)").isEqualTo("GOAWAY " + ENHANCE_YOUR_CALM);
+        // The server closes right after its GOAWAY while the attacker's frames are still unread, so its
+        // kernel may answer with a TCP reset, which can discard the GOAWAY before the attacker reads it.
+        assertThat(end).as("Jetty's rate control (CVE-2023-44487)")
+                .matches("GOAWAY " + ENHANCE_YOUR_CALM + "|closed.*");
     }
 
     @Test
