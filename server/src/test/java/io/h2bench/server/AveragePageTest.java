@@ -10,8 +10,6 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.eclipse.jetty.client.ContentResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,22 +18,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.h2bench.server.objects.AveragePage;
 
 /** Seed 001's 16-origin page: the seed's Table 1, virtual hosts, and connections per origin. */
-class AveragePageTest {
+class AveragePageTest extends SharedServerTest {
 
     /** Table 1's requests per origin, domain1 (its page included) to domain16. */
     static final List<Integer> TABLE_1_REQUESTS = List.of(3, 3, 5, 4, 7, 2, 2, 4, 3, 5, 8, 2, 2, 10, 10, 10);
-
-    private static H2BenchServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @BeforeEach
     void forgetConnections() throws Exception {

@@ -12,8 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -26,21 +24,9 @@ import io.h2bench.server.objects.AveragePage;
  * every other name refused; the server counts the connections each origin saw. Skipped where no
  * {@code chromium} is installed.
  */
-class BrowserConnectionsTest {
+class BrowserConnectionsTest extends SharedServerTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-
-    private static H2BenchServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = H2BenchServer.start(ServerSettings.ephemeral());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @ParameterizedTest
     @EnumSource(value = Listener.class, names = {"H1_TLS", "H2"})
