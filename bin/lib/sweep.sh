@@ -26,6 +26,58 @@ run_cell() {
     "$cell/results.jtl" "$cell" >/dev/null || { echo "no comparison for $cell (see $cell/jmeter.log)" >&2; return 1; }
 }
 
+# cell_failures CELL_DIR ITERATIONS LABEL...: writes CELL_DIR/failures.txt, what a failed cell needs
+# to be explained afterwards: every failed sample of the JTL (time, label, elapsed, message: a page's
+# message names each failed resource and its reason), each LABEL with fewer than ITERATIONS samples
+# (a JMeter thread that died leaves none), and the JVM errors of jmeter.log (OutOfMemoryError).
+# Prints the number of problems; the file is removed when there are none.
+cell_failures() {
+  local cell="$1" iterations="$2" file="$1/failures.txt" labels
+  shift 2
+  labels="$(IFS=';'; echo "$*")"
+  {
+    [ -f "$cell/results.jtl" ] && awk -v want="$labels" -v iterations="$iterations" '
+      # JMeter quotes a field holding a comma or a quote and doubles the quotes in it
+      function split_csv(line, out,    n, i, c, field, quoted) {
+        n = 0; field = ""; quoted = 0
+        for (i = 1; i <= length(line); i++) {
+          c = substr(line, i, 1)
+          if (quoted) {
+            if (c == "\"" && substr(line, i + 1, 1) == "\"") { field = field c; i++ }
+            else if (c == "\"") quoted = 0
+            else field = field c
+          } else if (c == "\"") quoted = 1
+          else if (c == ",") { out[++n] = field; field = "" }
+          else field = field c
+        }
+        out[++n] = field
+        return n
+      }
+      NR == 1 { n = split_csv($0, head); for (i = 1; i <= n; i++) col[head[i]] = i; next }
+      {
+        split_csv($0, f)
+        label = f[col["label"]]
+        seen[label]++
+        if (f[col["success"]] == "false")
+          printf "%d\t%s, %s ms: %s\n", f[col["timeStamp"]] / 1000, label, f[col["elapsed"]], f[col["responseMessage"]]
+      }
+      END {
+        n = split(want, wanted, ";")
+        for (i = 1; i <= n; i++)
+          if (seen[wanted[i]] + 0 < iterations)
+            printf "-\t%s: %d of %d samples in the JTL (a JMeter thread that died leaves none; see jmeter.log)\n", wanted[i], seen[wanted[i]], iterations
+      }' "$cell/results.jtl" | while IFS=$'\t' read -r seconds line; do
+        # JMeter stamps a sample at its end unless told otherwise: the time finds the load in the logs
+        if [ "$seconds" = "-" ]; then echo "$line"; else echo "$(date -u -d "@$seconds" '+%Y-%m-%d %H:%M:%S UTC') $line"; fi
+      done
+    [ -f "$cell/jmeter.log" ] && grep -E 'OutOfMemoryError|Uncaught exception' "$cell/jmeter.log" | sort -u | head -5
+  } >"$file"
+  local problems
+  problems=$(grep -c . "$file" || true)
+  [ "$problems" -gt 0 ] || rm -f "$file"
+  echo "$problems"
+}
+
 # mean_of CSV OBJECT PROTOCOL: the mean time (ms) of one row of a comparison.csv
 mean_of() {
   awk -F, -v o="$2" -v p="$3" '$1 == o && $2 == p { print $3 }' "$1"
