@@ -53,6 +53,9 @@ serve_profile() {
 # handshakes, beside 2 MB bodies being decrypted, were seen taking over the plan's 5 s. A slow
 # profile takes minutes per load: no response timeout short of that.
 limits=(-Jconnect_timeout=30000 -Jresponse_timeout=600000)
+# JMeter keeps a thread's previous sample (JMeterContext's previous result) while the next one runs,
+# so two pages' bodies are alive at once: 2 x 393 MB for 3,750 x 0.1 MB, which thrashed a 640 MiB heap.
+export JMETER_HEAP="${JMETER_HEAP:-2g}"
 
 # note_failures CELL_DIR LABEL...: adds the cell's failures.txt (if any) to $out/failures.txt
 failed_cells=0

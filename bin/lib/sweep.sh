@@ -13,12 +13,13 @@ sweep_start() {
 }
 
 # run_cell CELL_DIR PLAN [-Jname=value ...]: runs PLAN headless against the running server, bounded
-# by a timeout, then writes CELL_DIR/comparison.csv/.md; fails if JMeter or a sample failed
+# by a timeout, in a JMeter heap of JMETER_HEAP (default 1g), then writes CELL_DIR/comparison.csv/.md;
+# fails when there is no comparison (no JTL, or one it cannot read)
 run_cell() {
   local cell="$1" plan="$2" limit=()
   shift 2
   command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 900)
-  ${limit[@]+"${limit[@]}"} java -Xmx1g -jar "$root/$jmeter_jar" -n -t "$plan" \
+  ${limit[@]+"${limit[@]}"} java -Xmx"${JMETER_HEAP:-1g}" -jar "$root/$jmeter_jar" -n -t "$plan" \
     -l "$cell/results.jtl" -j "$cell/jmeter.log" \
     -Jjmeter.save.saveservice.subresults=false -Jsummariser.interval=10 "${server_ports[@]}" "$@" \
     2>&1 | grep -E '^summary =' || true
