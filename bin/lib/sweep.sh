@@ -60,7 +60,7 @@ cell_failures() {
         label = f[col["label"]]
         seen[label]++
         if (f[col["success"]] == "false")
-          printf "%d\t%s, %s ms: %s\n", f[col["timeStamp"]] / 1000, label, f[col["elapsed"]], f[col["responseMessage"]]
+          printf "%d\t%s, %s ms, code %s: %s\n", f[col["timeStamp"]] / 1000, label, f[col["elapsed"]], f[col["responseCode"]], f[col["responseMessage"]]
       }
       END {
         n = split(want, wanted, ";")
