@@ -6,9 +6,8 @@ The rule, per series (threads, heap after GC, open file descriptors; JMeter and 
   shorter run): heap after a full GC still holds what 200 users have in flight at that instant, which only
   adds noise above the floor, while a leak raises the floor.
 - It has settled at the earliest sample after which its floor stays within 10 % (highest floor at most
-  1.1 x the lowest), and it must settle within the first half of the run, so that the settled window
-  covers at least the last half. A pool filling up to its cap settles once it is full; a leak keeps
-  raising the floor and does not settle.
+  1.1 x the lowest), and that settled window must hold every sample of the run's last half. A pool
+  filling up to its cap settles once it is full; a leak keeps raising the floor and does not settle.
 The run passes when every series settles in time and, given a JTL, it holds as many samples as JMeter
 counted and none of them failed. Exits 1 when the run fails.
 
@@ -76,7 +75,7 @@ def judge(points, end, window):
               f"  samples {min(raw):7.1f}-{max(raw):7.1f}")
     if len(half) < MIN_SETTLED_SAMPLES:
         return False, f"too few samples: {len(half)} in the last half (needs {MIN_SETTLED_SAMPLES})  NOT SETTLED"
-    if settle > deadline:
+    if not within(min(half), max(half)):  # the settled window must hold every sample of the last half
         return False, (f"settled only at {settle:3} s (by {deadline:.0f} s)  {detail};"
                        f" last half's floor {min(half):.1f}-{max(half):.1f}  NOT SETTLED")
     return True, f"settled at {settle:3} s  window {settle}-{end} s  {detail}  ok"

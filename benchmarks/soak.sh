@@ -56,7 +56,7 @@ sample() {
 # progress ELAPSED: the last two samples (JMeter's, the server's) and JMeter's running totals
 progress() {
   local totals
-  totals="$(grep '^summary =' "$run/jmeter.out" | tail -n 1 | sed -n 's/^summary = *\([0-9]*\) .*Err: *\([0-9]*\).*/\1 samples, \2 failed/p')"
+  totals="$(grep '^summary =' "$run/jmeter.out" | tail -n 1 | sed -n 's/^summary = *\([0-9]*\) .*Err: *\([0-9]*\).*/\1 samples, \2 failed/p' || true)"
   tail -n 2 "$out/soak.csv" | awk -F, -v elapsed="$1" -v duration="$duration" -v totals="${totals:-no samples yet}" '
     { line = line sprintf("%s %s threads, %s MiB after GC, %s fds; ", $2, $3, $4 == "" ? "?" : int($4 / 1024), $5) }
     END { printf "[%4d/%d s] %s%s\n", elapsed, duration, line, totals }'
