@@ -25,6 +25,7 @@ public final class SharedClient {
     static final int MAX_THREADS = 16;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
+    private static final int MAX_PUSHED_STREAMS = 1000;
     /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
     private static final Duration OS_DECIDES_CONNECT = Duration.ofMinutes(10);
 
@@ -59,6 +60,10 @@ public final class SharedClient {
         connector.setConnectTimeout(OS_DECIDES_CONNECT);
 
         HTTP2Client http2 = new HTTP2Client(connector);
+        // Room for pushed streams as a browser announces it (Chrome's SETTINGS_MAX_CONCURRENT_STREAMS,
+        // kSpdyMaxConcurrentPushedStreams = 1000), not Jetty's 32: a page that pushes its 500 items
+        // must get them pushed, not mostly dropped by the server and requested instead (seed 004).
+        http2.setMaxConcurrentPushedStreams(MAX_PUSHED_STREAMS);
         // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
         // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.
