@@ -91,6 +91,11 @@ final class ExchangeRecorder implements Response.Listener {
         return wire != null;
     }
 
+    /** The connection Jetty gave the exchange, or null before that. */
+    WireConnection wire() {
+        return wire;
+    }
+
     boolean hasConnection() {
         WireConnection current = wire;
         return current != null && current.ready();

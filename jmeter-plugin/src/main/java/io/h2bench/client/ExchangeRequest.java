@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param headers         request headers in order, cookies and authorization included
  * @param body            request body bytes, empty for none
  * @param mode            the protocol to speak
- * @param connectTimeout  limit for getting a connection (TCP + TLS); zero means none
+ * @param connectTimeout  limit for the TCP connect, then for each silence of the TLS handshake (as
+ *                        JMeter's HttpClient4 applies it); zero means none
  * @param responseTimeout limit for silence while waiting for the response; zero means none
  * @param followRedirects let the client follow 3xx itself (JMeter's "redirect automatically")
  * @param acceptPush      accept HTTP/2 server pushes and report them; refused when false

@@ -40,7 +40,8 @@ final class FailureMessages {
             return cause.getMessage();
         }
         if (cause instanceof ConnectTimeoutException timeout) {
-            return "No connection to " + origin + " within " + timeout.millis() + " ms (connect timeout)";
+            String message = "No connection to " + origin + " within " + timeout.millis() + " ms (connect timeout)";
+            return timeout.handshakeSilent() ? message + ": the TLS handshake heard nothing from the server for that long" : message;
         }
         if (cause instanceof UnknownHostException) {
             return "Unknown host " + request.uri().getHost() + " (" + detail + ")";
@@ -84,17 +85,26 @@ final class FailureMessages {
         return uri.getScheme() + "://" + uri.getHost() + ":" + port;
     }
 
-    /** Raised by this client when no connection was ready within the connect timeout. */
+    /**
+     * Raised by this client when no connection was ready within the connect timeout: TCP did not
+     * connect in time, or the TLS handshake that followed heard nothing from the server for that long.
+     */
     static final class ConnectTimeoutException extends SocketTimeoutException {
         private final long millis;
+        private final boolean handshakeSilent;
 
-        ConnectTimeoutException(long millis) {
+        ConnectTimeoutException(long millis, boolean handshakeSilent) {
             super("connect timeout " + millis + " ms");
             this.millis = millis;
+            this.handshakeSilent = handshakeSilent;
         }
 
         long millis() {
             return millis;
+        }
+
+        boolean handshakeSilent() {
+            return handshakeSilent;
         }
     }
 }

@@ -39,6 +39,12 @@ final class ProfileRouting implements SocketAddressResolver {
         return destination instanceof Destination known ? profileOf(known.getOrigin()) : ConnectionProfile.DIRECT;
     }
 
+    /** The origin of the destination a connection is being opened for, or null. */
+    static Origin originOf(Map<String, Object> context) {
+        Object destination = context == null ? null : context.get(Destination.CONTEXT_KEY);
+        return destination instanceof Destination known ? known.getOrigin() : null;
+    }
+
     static ConnectionProfile profileOf(Origin origin) {
         return origin.getTag() instanceof UserTag tag ? tag.profile() : ConnectionProfile.DIRECT;
     }

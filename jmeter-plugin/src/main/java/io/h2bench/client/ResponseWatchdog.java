@@ -3,13 +3,13 @@ package io.h2bench.client;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.util.thread.Scheduler;
+import org.eclipse.jetty.io.CyclicTimeouts;
 
 /**
  * The response timeout as JMeter means it (no byte for that long), enforced by this client too:
  * Jetty 12.1.14's request idle timeout was seen not to fire on an HTTP/2 stream once its response
- * headers had arrived (a HEAD over h2c waited forever). One timer per exchange, re-armed from the time of the last
- * response event, never a periodic poll; cancelled when the exchange completes.
+ * headers had arrived (a HEAD over h2c waited forever). Silence is measured from the last response
+ * event; the user's {@link ResponseTimeouts} checks it when its one timer fires, never by polling.
  * <p>
  * When a connect timeout is set, the silence counts from the request written, not from the send: the
  * connect timeout owns the time to connect and finish TLS. Otherwise a slow TLS handshake of a new
@@ -17,68 +17,66 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * JMeter under load). Without a connect timeout it counts from the send, as JMeter's socket timeout
  * bounds a silent TLS peer.
  */
-final class ResponseWatchdog {
+final class ResponseWatchdog implements CyclicTimeouts.Expirable {
 
-    private final Scheduler scheduler;
+    private final ResponseTimeouts timeouts;
     private final Request request;
     private final long timeoutNanos;
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile boolean done;
     /** False until the request is written (or the response begins), when a connect timeout owns that phase. */
     private volatile boolean connected;
-    private volatile Scheduler.Task task;
 
-    private ResponseWatchdog(Scheduler scheduler, Request request, long timeoutMillis) {
-        this.scheduler = scheduler;
+    private ResponseWatchdog(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connected) {
+        this.timeouts = timeouts;
         this.request = request;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        this.connected = connected;
     }
 
     /**
      * Starts watching before {@code request} is sent, or returns null when no response timeout is
      * configured; {@code connectTimed}: a connect timeout covers the way to the written request.
      */
-    static ResponseWatchdog watch(Scheduler scheduler, Request request, long timeoutMillis, boolean connectTimed) {
+    static ResponseWatchdog watch(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connectTimed) {
         if (timeoutMillis <= 0) {
             return null;
         }
-        ResponseWatchdog watchdog = new ResponseWatchdog(scheduler, request, timeoutMillis);
-        watchdog.connected = !connectTimed;
+        ResponseWatchdog watchdog = new ResponseWatchdog(timeouts, request, timeoutMillis, !connectTimed);
         request.onRequestSuccess(written -> watchdog.activity());
-        watchdog.arm(watchdog.timeoutNanos);
+        timeouts.watch(watchdog);
         return watchdog;
     }
 
+    /** A response event (or the request written): the silence starts again, at no cost to the timer. */
     void activity() {
         lastActivityNanos = System.nanoTime();
-        connected = true;
+        if (!connected) {
+            connected = true;
+            // From here on it expires: the user's timer must know before its next wake-up.
+            timeouts.schedule(this);
+        }
     }
 
     void done() {
         done = true;
-        Scheduler.Task current = task;
-        if (current != null) {
-            current.cancel();
-        }
+        timeouts.unwatch(this);
     }
 
-    private void arm(long delayNanos) {
-        if (!done) {
-            task = scheduler.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
-        }
+    @Override
+    public long getExpireNanoTime() {
+        return done || !connected ? Long.MAX_VALUE : lastActivityNanos + timeoutNanos;
     }
 
-    private void check() {
+    /** Called by the timer once the expiry has passed; true when this watchdog is finished with. */
+    boolean expire() {
         if (done) {
-            return;
+            return true;
         }
-        long silent = System.nanoTime() - lastActivityNanos;
-        if (!connected) {
-            arm(timeoutNanos);
-        } else if (silent >= timeoutNanos) {
-            request.abort(new TimeoutException("Idle timeout " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms elapsed"));
-        } else {
-            arm(timeoutNanos - silent);
+        if (System.nanoTime() - lastActivityNanos < timeoutNanos) {
+            return false; // a response event came in meanwhile: the new expiry is later
         }
+        request.abort(new TimeoutException("Idle timeout " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms elapsed"));
+        return true;
     }
 }

@@ -25,6 +25,9 @@ public final class SharedClient {
     static final int MAX_THREADS = 16;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
+    private static final int MAX_PUSHED_STREAMS = 1000;
+    /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
+    private static final Duration OS_DECIDES_CONNECT = Duration.ofMinutes(10);
 
     private static final Object LOCK = new Object();
     private static SharedClient instance;
@@ -51,8 +54,16 @@ public final class SharedClient {
         // one thread for all users would cap the client at one core.
         connector.setSelectors(Math.max(1, Runtime.getRuntime().availableProcessors()));
         connector.setIdleTimeout(IDLE_TIMEOUT);
+        // Each request's connect timeout is the plan's (UserConnections); Jetty's own, client-wide and
+        // 5 s by default, would cut a slower TCP connect that the plan allows, or that the operating
+        // system still retries when the plan sets none, as JMeter's HttpClient4 leaves it to the system.
+        connector.setConnectTimeout(OS_DECIDES_CONNECT);
 
         HTTP2Client http2 = new HTTP2Client(connector);
+        // Room for pushed streams as a browser announces it (Chrome's SETTINGS_MAX_CONCURRENT_STREAMS,
+        // kSpdyMaxConcurrentPushedStreams = 1000), not Jetty's 32: a page that pushes its 500 items
+        // must get them pushed, not mostly dropped by the server and requested instead (seed 004).
+        http2.setMaxConcurrentPushedStreams(MAX_PUSHED_STREAMS);
         // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
         // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.

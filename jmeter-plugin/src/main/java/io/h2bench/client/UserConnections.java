@@ -33,13 +33,17 @@ public final class UserConnections implements AutoCloseable {
     private static final Scheduler.Task NO_TIMER = () -> false;
 
     private final SharedClient shared;
+    private final ResponseTimeouts responseTimeouts;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private volatile long user = USERS.incrementAndGet();
+    /** The tag of the last request, reused while it fits: Jetty then finds the destination by a cached hash. */
+    private volatile UserTag lastTag;
     private boolean closed;
 
     private UserConnections(SharedClient shared) {
         this.shared = shared;
+        this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
@@ -84,7 +88,7 @@ public final class UserConnections implements AutoCloseable {
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
         Request request = client.newRequest(uri)
                 .method(exchange.method())
-                .tag(new UserTag(user, exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
+                .tag(tagFor(exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
         copyHeaders(request, exchange, upgrading);
@@ -101,7 +105,7 @@ public final class UserConnections implements AutoCloseable {
         request.onRequestSuccess(recorder::onRequestDone);
         request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
         request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
-        recorder.watchWith(ResponseWatchdog.watch(client.getScheduler(), request, exchange.responseTimeout().toMillis(),
+        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, request, exchange.responseTimeout().toMillis(),
                 !exchange.connectTimeout().isZero()));
         inFlight.add(request);
         CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
@@ -117,6 +121,17 @@ public final class UserConnections implements AutoCloseable {
             result.whenComplete((done, ignored) -> connectTimer.cancel());
         }
         return result;
+    }
+
+    private UserTag tagFor(int maxConnections, ConnectionProfile profile) {
+        long current = user;
+        UserTag last = lastTag;
+        if (last != null && last.fits(current, maxConnections, profile)) {
+            return last;
+        }
+        UserTag tag = new UserTag(current, maxConnections, profile);
+        lastTag = tag;
+        return tag;
     }
 
     /** HTTP_2 chosen explicitly: a connection on which ALPN settled for HTTP/1.1 gets no request written. */
@@ -158,6 +173,7 @@ public final class UserConnections implements AutoCloseable {
         }
         reset();
         closed = true;
+        responseTimeouts.destroy();
         shared.release();
     }
 
@@ -206,30 +222,54 @@ public final class UserConnections implements AutoCloseable {
     }
 
     /**
-     * Jetty's connect timeout is client-wide; this one is per request and also covers TLS. A request
-     * still unassigned while others of this user are in flight may be queued behind busy connections
-     * (a page's resources over HTTP/1.1), not connecting: its timer is re-armed, not fired. Armed
-     * only for exchanges not on a usable connection right after send, and cancelled when they
-     * complete, so that reused connections cost the scheduler nothing (thousands a second).
+     * The connect timeout as JMeter's HttpClient4 applies it: the TCP connect must succeed within it,
+     * and then each read of the TLS handshake (HttpClient4 sets the socket's read timeout to the
+     * connect timeout for the handshake), so a handshake that keeps hearing from the server goes on
+     * however long it takes in all, as 400 handshakes on a busy client do. Jetty's own connect
+     * timeout is client-wide; this one is per request. A request still unassigned while others of
+     * this user are in flight may be queued behind busy connections (a page's resources over
+     * HTTP/1.1), not connecting: its timer is re-armed, not fired. Armed only for exchanges not on a
+     * usable connection right after send, and cancelled when they complete, so that reused
+     * connections cost the scheduler nothing (thousands a second).
      */
     private Scheduler.Task scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
         if (millis <= 0) {
             return NO_TIMER;
         }
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis);
         Runnable check = new Runnable() {
             @Override
             public void run() {
                 if (recorder.hasConnection() || recorder.result().isDone()) {
                     return;
                 }
-                if (!recorder.isAssigned() && inFlight.size() > 1) {
+                long heard = handshakeHeardNanos(client, request, recorder);
+                long silent = System.nanoTime() - heard;
+                if (heard != 0 && silent < timeoutNanos) {
+                    client.getScheduler().schedule(this, timeoutNanos - silent, TimeUnit.NANOSECONDS);
+                    return;
+                }
+                if (heard == 0 && !recorder.isAssigned() && inFlight.size() > 1) {
                     client.getScheduler().schedule(this, millis, TimeUnit.MILLISECONDS);
                     return;
                 }
-                request.abort(new FailureMessages.ConnectTimeoutException(millis));
+                request.abort(new FailureMessages.ConnectTimeoutException(millis, heard != 0));
             }
         };
         return client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * When the server was last heard from by a TLS handshake under way for this request: on its own
+     * connection (HTTP/1.1 gets it before the handshake), else on one opened for its destination
+     * (ALPN picks the protocol, and so the connection, only after the handshake); 0 if none.
+     */
+    private long handshakeHeardNanos(HttpClient client, Request request, ExchangeRecorder recorder) {
+        WireConnection own = recorder.wire();
+        if (own != null) {
+            return own.handshakeHeardNanos();
+        }
+        return shared.registry().handshakeHeardNanos(client.resolveDestination(request).getOrigin());
     }
 
     /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */

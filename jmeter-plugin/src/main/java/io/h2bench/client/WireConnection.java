@@ -29,6 +29,8 @@ import java.util.List;
 final class WireConnection {
 
     private final long id;
+    /** The Jetty destination origin the connection was opened for (user tag included), or null. */
+    private final Object origin;
     private final long connectBeginNanos;
     private final long tcpConnectedNanos;
     private final List<ExchangeRecorder> inFlight = new ArrayList<>();
@@ -42,11 +44,13 @@ final class WireConnection {
     private boolean claimed;
     private boolean secure;
     private long handshakeDoneNanos;
+    private long lastReadNanos;
     private String alpn;
     private String goAway;
 
-    WireConnection(long id, long connectBeginNanos, long tcpConnectedNanos) {
+    WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
+        this.origin = origin;
         this.connectBeginNanos = connectBeginNanos;
         this.tcpConnectedNanos = tcpConnectedNanos;
     }
@@ -80,6 +84,20 @@ final class WireConnection {
     /** Usable for HTTP: TCP connected and, on TLS, the handshake done. */
     synchronized boolean ready() {
         return !secure || handshakeDoneNanos != 0;
+    }
+
+    /**
+     * While TCP is connected and the TLS handshake is under way: when the server was last heard
+     * from (or the TCP connect, before its first byte); 0 once usable. JMeter's HttpClient4 bounds
+     * each handshake read by the connect timeout, not the handshake as a whole.
+     */
+    synchronized long handshakeHeardNanos() {
+        return ready() ? 0 : Math.max(tcpConnectedNanos, lastReadNanos);
+    }
+
+    /** Opened for {@code destinationOrigin} (Jetty's origin, user tag included). */
+    boolean openedFor(Object destinationOrigin) {
+        return origin != null && origin.equals(destinationOrigin);
     }
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
@@ -137,6 +155,9 @@ final class WireConnection {
     }
 
     synchronized void bytesRead(long bytes) {
+        if (!ready()) {
+            lastReadNanos = System.nanoTime();
+        }
         totalIn += bytes;
         unexplainedIn += bytes;
     }

@@ -41,10 +41,10 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
     }
 
     /** Called by the connector when TCP connected: the end point about to be created gets a wire. */
-    WireConnection connected(SocketChannel channel, SocketAddress local) {
+    WireConnection connected(SocketChannel channel, SocketAddress local, Object origin) {
         long now = System.nanoTime();
         Long begin = connectBegins.remove(channel);
-        WireConnection wire = new WireConnection(ids.incrementAndGet(), begin == null ? now : begin, now);
+        WireConnection wire = new WireConnection(ids.incrementAndGet(), origin, begin == null ? now : begin, now);
         if (local != null) {
             byLocalAddress.put(local, wire);
         }
@@ -64,6 +64,24 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
             return null;
         }
         return byLocalAddress.get(connection.getLocalSocketAddress());
+    }
+
+    /**
+     * The latest time a TLS handshake still under way on a connection opened for {@code origin}
+     * heard from its server (see {@link WireConnection#handshakeHeardNanos()}), or 0 if none is.
+     * Scans every open connection: only called when a connect timeout is due.
+     */
+    long handshakeHeardNanos(Object origin) {
+        long latest = 0;
+        for (WireConnection wire : byLocalAddress.values()) {
+            if (wire.openedFor(origin)) {
+                long heard = wire.handshakeHeardNanos();
+                if (heard != 0 && (latest == 0 || heard - latest > 0)) {
+                    latest = heard;
+                }
+            }
+        }
+        return latest;
     }
 
     /** An open connection by the id results carry, or null once it closed (for checks of the totals). */

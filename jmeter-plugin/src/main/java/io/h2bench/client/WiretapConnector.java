@@ -55,9 +55,9 @@ final class WiretapConnector extends ClientConnector {
     protected EndPoint newEndPoint(SelectableChannel channel, ManagedSelector selector, SelectionKey key) {
         SocketChannel socket = (SocketChannel) channel;
         SocketAddress local = localAddress(socket);
-        WireConnection wire = registry.connected(socket, local);
         @SuppressWarnings("unchecked")
         Map<String, Object> context = key.attachment() instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+        WireConnection wire = registry.connected(socket, local, ProfileRouting.originOf(context));
         CountingEndPoint endPoint = new CountingEndPoint(socket, selector, key, getScheduler(), wire,
                 () -> registry.closed(local), ProfileRouting.profileOf(context).cps());
         endPoint.setIdleTimeout(getIdleTimeout().toMillis());

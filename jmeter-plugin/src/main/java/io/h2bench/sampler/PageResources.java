@@ -26,6 +26,9 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 final class PageResources {
 
+    /** Failed resources named one by one in a failed page's message; the others are counted. */
+    private static final int NAMED_FAILURES = 3;
+
     private final Map<String, ExchangeResult> pushCache = new LinkedHashMap<>();
     private final Set<String> usedPushes = new HashSet<>();
     private final List<Pending> pending = new ArrayList<>();
@@ -115,15 +118,23 @@ final class PageResources {
 
     /**
      * JMeter's own wording for a page whose resources failed (HTTPSamplerBase.setParentSampleSuccess,
-     * private there), so that the page's line in a JTL says why, not "OK".
+     * private there), so that the page's line in a JTL says why, not "OK". It names the first
+     * {@value #NAMED_FAILURES} failed resources and counts the rest: a connection lost under a page of
+     * 500 items would otherwise put 500 messages into one JTL cell.
      */
     private static String failedPartsMessage(HTTPSampleResult page) {
         StringBuilder message = new StringBuilder("Embedded resource download error:");
-        for (SampleResult part : page.getSubResults()) {
-            if (!part.isSuccessful()) {
+        int failed = 0;
+        SampleResult[] parts = page.getSubResults();
+        for (SampleResult part : parts) {
+            if (!part.isSuccessful() && ++failed <= NAMED_FAILURES) {
                 message.append(part.getUrlAsString()).append(" code:").append(part.getResponseCode())
                         .append(" message:").append(part.getResponseMessage()).append(", ");
             }
+        }
+        if (failed > NAMED_FAILURES) {
+            message.append("and ").append(failed - NAMED_FAILURES).append(" more (").append(failed)
+                    .append(" of ").append(parts.length).append(" parts failed)");
         }
         return message.toString();
     }

@@ -18,7 +18,7 @@ import io.h2bench.server.Listener;
 class EveryPlanIT extends PlanAgainstServer {
 
     @ParameterizedTest
-    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "resource-sweep.jmx", "load.jmx", "throughput.jmx"})
+    @ValueSource(strings = {"rest-collection.jmx", "network-sweep.jmx", "resource-sweep.jmx", "load.jmx", "throughput.jmx", "soak.jmx"})
     void shouldRunWithoutErrorsWhenPlanRunsHeadlessOnce(String plan) throws Exception {
         Map<String, String> properties = planProperties(1);
         if (plan.equals("load.jmx")) {
@@ -30,6 +30,12 @@ class EveryPlanIT extends PlanAgainstServer {
             // both thread groups, the h2bench sampler's and JMeter's own HttpClient4 sampler's, briefly
             properties.putAll(Map.of("h2bench_users", "2", "jmeter_users", "2", "ramp", "0", "duration", "2",
                     "port", String.valueOf(server.port(Listener.H1_TLS))));
+        }
+
+        if (plan.equals("soak.jmx")) {
+            // benchmarks/soak.sh's plan, three users for three seconds instead of 200 for ten minutes
+            properties.putAll(Map.of("threads", "3", "ramp", "0", "duration", "3", "think_ms", "100",
+                    "port", String.valueOf(server.port(Listener.H2))));
         }
 
         JMeterRun run = jmeter.run(HeadlessJMeter.testPlan(plan),

@@ -39,6 +39,25 @@ class PageFailureMessageTest {
     }
 
     @Test
+    void shouldNameTheFirstThreeAndCountTheRestWhenManyResourcesFail() throws Exception {
+        HTTPSampleResult page = part("http://127.0.0.1:1/articles?count=500", true, "200", "OK");
+        page.addRawSubResult(part("http://127.0.0.1:1/articles?count=500", true, "200", "OK"));
+        for (int item = 1; item <= 500; item++) {
+            page.addRawSubResult(part("http://127.0.0.1:1/articles/" + item, item < 33, item < 33 ? "200" : "Non HTTP response code: X",
+                    item < 33 ? "OK" : "Non HTTP response message: The server sent GOAWAY"));
+        }
+
+        PageResources.recomputeTotals(page, false);
+
+        assertThat(page.isSuccessful()).isFalse();
+        assertThat(page.getResponseMessage())
+                .startsWith("Embedded resource download error:http://127.0.0.1:1/articles/33 code:Non HTTP response code: X"
+                        + " message:Non HTTP response message: The server sent GOAWAY, ")
+                .contains("/articles/35 ").doesNotContain("/articles/36 ")
+                .endsWith("and 465 more (468 of 501 parts failed)");
+    }
+
+    @Test
     void shouldKeepThePageMessageWhenFailedResourcesAreIgnored() throws Exception {
         HTTPSampleResult page = part("http://127.0.0.1:1/page", true, "200", "OK");
         page.addRawSubResult(part("http://127.0.0.1:1/a.png", false, "404", "Not Found"));

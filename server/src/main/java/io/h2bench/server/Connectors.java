@@ -3,7 +3,6 @@ package io.h2bench.server;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
-import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -68,8 +67,9 @@ final class Connectors {
         // Streams beyond 128 per connection get RST_STREAM(REFUSED_STREAM): 10,000 opened at once cost 128.
         http2.setMaxConcurrentStreams(128);
         // More than 128 suspicious events a second (resets, empty frames, ...) end the connection with
-        // GOAWAY(ENHANCE_YOUR_CALM): rapid reset (CVE-2023-44487) and empty CONTINUATION floods.
-        http2.setRateControlFactory(new WindowRateControl.Factory(128));
+        // GOAWAY(ENHANCE_YOUR_CALM): rapid reset (CVE-2023-44487) and empty CONTINUATION floods. A client's
+        // resets of pushed streams are not suspicious (PushAwareRateControl says why).
+        http2.setRateControlFactory(PushAwareRateControl.factory(128));
         return http2;
     }
 

@@ -41,6 +41,30 @@ class Http2AbuseTest extends AbuseTestBase {
     }
 
     @Test
+    void shouldKeepTheConnectionWhenAClientResetsItsPushedStreamsAgainAndAgain() throws Exception {
+        String end = bystanders.survive(Listener.H2C, () -> {
+            try (RawH2 client = RawH2.connect(server.port(Listener.H2C))) {
+                client.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                        RawH2.get("/articles?count=25", "prefer-push", "item"));
+                client.flush();
+                assertThat(client.awaitFrames(RawH2.PUSH_PROMISE, 25, ANSWER)).as("25 pushes promised").isTrue();
+                // Pushed streams 2 to 50 refused 4,000 times over: 100,000 resets, none of a stream the client opened.
+                untilRefused(() -> {
+                    for (int round = 0; round < 4_000; round++) {
+                        for (int pushed = 2; pushed <= 50; pushed += 2) {
+                            client.reset(pushed, REFUSED_STREAM);
+                        }
+                    }
+                    client.flush();
+                });
+                return client.awaitEnd(Duration.ofSeconds(2), false);
+            }
+        });
+
+        assertThat(end).as("resets of pushed streams are not rapid reset (PushAwareRateControl)").isEqualTo("nothing");
+    }
+
+    @Test
     void shouldEndTheConnectionWhenContinuationFramesNeverEnd() throws Exception {
         String end = bystanders.survive(Listener.H2C, () -> {
             try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {

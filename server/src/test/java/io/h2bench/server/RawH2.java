@@ -19,6 +19,7 @@ final class RawH2 implements AutoCloseable {
     static final int DATA = 0x0;
     static final int HEADERS = 0x1;
     static final int RST_STREAM = 0x3;
+    static final int PUSH_PROMISE = 0x5;
     static final int GOAWAY = 0x7;
     static final int CONTINUATION = 0x9;
     static final int END_STREAM = 0x1;
@@ -55,6 +56,16 @@ final class RawH2 implements AutoCloseable {
         return block.toByteArray();
     }
 
+    /** A GET header block with one more field {@code name: value}. */
+    static byte[] get(String path, String name, String value) {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.writeBytes(get(path));
+        block.write(0x00);
+        string(block, name.getBytes(StandardCharsets.US_ASCII));
+        string(block, value.getBytes(StandardCharsets.US_ASCII));
+        return block.toByteArray();
+    }
+
     /** A header field {@code name: value} of any size, as a literal with a literal name. */
     static byte[] field(String name, int valueLength) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
@@ -79,6 +90,28 @@ final class RawH2 implements AutoCloseable {
 
     void flush() throws IOException {
         out.flush();
+    }
+
+    /** Reads frames until {@code count} of {@code type} came; false if the server ended first or {@code within} passed. */
+    boolean awaitFrames(int type, int count, Duration within) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        int seen = 0;
+        try {
+            while (seen < count && System.nanoTime() < deadline) {
+                socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
+                int frameType = in.readUnsignedByte();
+                in.readUnsignedByte();
+                in.readInt();
+                in.readNBytes(length);
+                if (frameType == type) {
+                    seen++;
+                }
+            }
+        } catch (EOFException | SocketTimeoutException e) {
+            return false;
+        }
+        return seen == count;
     }
 
     /**
