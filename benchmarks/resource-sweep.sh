@@ -16,7 +16,7 @@
 # (default: the server's own default, auto) picks the link engine of the profile cells.
 #
 # A cell with failed samples does not stop the sweep: its failures.txt (and $out/failures.txt, all
-# cells) keeps each failed load's time and message, which names every failed resource and its reason,
+# cells) keeps each failed load's time and message, which names the failed resources and why,
 # loads missing from the JTL and the JVM's errors. Exits 1 at the end when a cell failed or got no
 # comparison, 0 otherwise.
 set -euo pipefail
@@ -49,9 +49,10 @@ serve_profile() {
   current_profile="$1"
 }
 
-# The connect timeout covers TCP and TLS: on a busy 2-core machine the first (cold JVM) load's TLS
-# handshakes, beside 2 MB bodies being decrypted, were seen taking over the plan's 5 s. A slow
-# profile takes minutes per load: no response timeout short of that.
+# Connect timeout 30 s: on a busy 2-core machine a cold JVM's h1-tls handshake, beside 2 MB bodies
+# being decrypted, once took over the plan's 5 s (when that timeout still bounded the whole handshake;
+# it now bounds each wait for the server, as HttpClient4's does). A slow profile takes minutes per
+# load: no response timeout short of that.
 limits=(-Jconnect_timeout=30000 -Jresponse_timeout=600000)
 # JMeter keeps a thread's previous sample (JMeterContext's previous result) while the next one runs,
 # so two pages' bodies are alive at once: 2 x 393 MB for 3,750 x 0.1 MB, which thrashed a 640 MiB heap.

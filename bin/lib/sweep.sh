@@ -29,7 +29,7 @@ run_cell() {
 
 # cell_failures CELL_DIR ITERATIONS LABEL...: writes CELL_DIR/failures.txt, what a failed cell needs
 # to be explained afterwards: every failed sample of the JTL (time, label, elapsed, message: a page's
-# message names each failed resource and its reason), each LABEL with fewer than ITERATIONS samples
+# message names the failed resources and why), each LABEL with fewer than ITERATIONS samples
 # (a JMeter thread that died leaves none), and the JVM errors of jmeter.log (OutOfMemoryError).
 # Prints the number of problems; the file is removed when there are none.
 cell_failures() {
