@@ -123,6 +123,9 @@ class GoAwayNextRequestTest {
             assertThat(result.connectionId()).isEqualTo(first.connectionId());
         }
         assertThat(goAway.connectionId()).isEqualTo(first.connectionId());
+        // "After the GOAWAY" as the client sees it: a request sent between the server's resets of the
+        // streams and the GOAWAY behind them still goes out on the old connection (RFC 9113 6.8).
+        awaitClosed(first.connectionId());
 
         List<String> failures = new ArrayList<>();
         for (int next = 1; next <= 5; next++) {
@@ -132,6 +135,19 @@ class GoAwayNextRequestTest {
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    private static void awaitClosed(long connectionId) throws InterruptedException {
+        SharedClient shared = SharedClient.acquire();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (shared.registry().byId(connectionId) != null && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(shared.registry().byId(connectionId)).as("connection %d still open", connectionId).isNull();
+        } finally {
+            shared.release();
+        }
     }
 
     private List<CompletableFuture<ExchangeResult>> slowRequests() {
