@@ -62,10 +62,13 @@ final class PageResources {
 
     /**
      * Waits for every resource (each ends within its own timeouts), fills its placeholder, and
-     * returns the pushes the page never used, which are reported too.
+     * returns the pushes the page never used, which are reported too. Each exchange is let go once
+     * its placeholder holds the body: a page of 3,750 resources of 0.1 MB would otherwise hold every
+     * body twice at the end (the exchange's and the stored one), where HttpClient4 holds it once.
      */
     List<ExchangeResult> finish(BiConsumer<HTTPSampleResult, ExchangeResult> fill) throws InterruptedException {
-        for (Pending resource : pending) {
+        for (int i = 0; i < pending.size(); i++) {
+            Pending resource = pending.set(i, null);
             try {
                 fill.accept(resource.placeholder(), resource.exchange().get());
             } catch (ExecutionException unexpected) {
@@ -73,6 +76,7 @@ final class PageResources {
                 resource.placeholder().setResponseMessage("Resource listener failed: " + unexpected.getCause());
             }
         }
+        pending.clear();
         List<ExchangeResult> unused = new ArrayList<>();
         pushCache.forEach((key, push) -> {
             if (!usedPushes.contains(key)) {

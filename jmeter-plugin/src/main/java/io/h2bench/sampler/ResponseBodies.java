@@ -22,6 +22,8 @@ import org.brotli.dec.BrotliInputStream;
 final class ResponseBodies {
 
     private static final boolean GZIP_RELAX = JMeterUtils.getPropDefault("httpclient4.gzip_relax_mode", false);
+    /** JMeter's own limit, read once as HTTPSamplerBase reads it (0: no limit). */
+    private static final long MAX_BYTES_TO_STORE = JMeterUtils.getPropDefault("httpsampler.max_bytes_to_store_per_request", 0L);
     private static final boolean DEFLATE_RELAX = JMeterUtils.getPropDefault("httpclient4.deflate_relax_mode", false);
 
     private ResponseBodies() {
@@ -29,9 +31,19 @@ final class ResponseBodies {
 
     static byte[] stored(HTTPSamplerBase sampler, ExchangeResult exchange) throws IOException {
         byte[] wire = exchange.body();
+        if (storedAsIs(sampler, wire, exchange.responseHeader("Content-Encoding"))) {
+            // What readResponse would return, without its copy: the array is the exchange's own and nobody else's.
+            return wire;
+        }
         InputStream decoded = decode(new ByteArrayInputStream(wire), exchange.responseHeader("Content-Encoding"), wire.length);
         // A scratch result: readResponse also stamps latency, which the client measured already.
         return sampler.readResponse(new SampleResult(), decoded, wire.length);
+    }
+
+    /** No coding to undo, no MD5 asked for and no store limit that cuts it: readResponse would copy the bytes unchanged. */
+    private static boolean storedAsIs(HTTPSamplerBase sampler, byte[] wire, String contentEncoding) {
+        boolean coded = contentEncoding != null && !contentEncoding.isBlank() && !"identity".equalsIgnoreCase(contentEncoding.trim());
+        return !coded && !sampler.useMD5() && (MAX_BYTES_TO_STORE <= 0 || wire.length <= MAX_BYTES_TO_STORE);
     }
 
     /** Codings apply in the order listed, so they are undone from the last to the first. */

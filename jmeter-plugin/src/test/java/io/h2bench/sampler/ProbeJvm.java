@@ -19,8 +19,15 @@ final class ProbeJvm {
     }
 
     static String run(Class<?> probe, String... args) throws IOException, InterruptedException {
+        return run(List.of(), probe, args);
+    }
+
+    /** As {@link #run(Class, String...)}, the JVM started with {@code jvmOptions} (e.g. a small heap). */
+    static String run(List<String> jvmOptions, Class<?> probe, String... args) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-cp", System.getProperty("java.class.path"), probe.getName()));
+        List<String> command = new ArrayList<>(List.of(java.toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), probe.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
