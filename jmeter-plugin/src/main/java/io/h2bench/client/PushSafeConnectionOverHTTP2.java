@@ -1,17 +1,21 @@
 package io.h2bench.client;
 
+import java.nio.channels.ClosedChannelException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.client.Destination;
+import org.eclipse.jetty.client.transport.HttpExchange;
+import org.eclipse.jetty.client.transport.SendFailure;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 
 /**
- * Jetty's HTTP/2 client connection, minus a race that closes it under a pushed page.
+ * Jetty's HTTP/2 client connection, minus two races of Jetty 12.1.14: one closes it under a pushed
+ * page, the other lets a request go out on a session that has already ended.
  * <p>
- * Jetty 12.1.14's {@code release(channel)} hands the connection back to the pool for every channel
+ * Pushes: Jetty 12.1.14's {@code release(channel)} hands the connection back to the pool for every channel
  * that ends, also for the channels of pushed streams, which never took a slot from the pool. Each
  * push thus gives back the slot of the page's own request. When two pushes end at once while that
  * request is in flight, both see the connection in use, the first gives the slot back, the second
@@ -20,6 +24,15 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * GOAWAY(PROTOCOL_ERROR) on the pushed HEADERS that follow. Seen about once in 60 pushed loads of
  * {@code /articles?count=25} (issue 14). Jetty 12.0 released only the pool's own channels; so does
  * this class: a pushed channel is destroyed and the pool is left alone.
+ * <p>
+ * Ended sessions: when the session ends by a failure of its own (a write that fails because the server
+ * closed the connection, the session stopped as its end point closes), {@code HTTP2Session} fails its
+ * streams first and tells the connection last ({@code HTTPSessionListenerPromise.onFailure}/{@code onClose}),
+ * and only then does the connection leave the pool. A user whose request just failed sends its next
+ * one at once, and the pool gave it this connection, on which Jetty's {@code send} makes no check: the
+ * new request failed with the session's failure ("IOException: no_error/stop", seed 004 after
+ * GOAWAY(ENHANCE_YOUR_CALM)). Here a request that finds the session closed takes the connection out of
+ * the pool, as Jetty's own GOAWAY handling does, and is sent again on another connection.
  */
 class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
 
@@ -31,9 +44,22 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
     }
 
     @Override
+    public SendFailure send(HttpExchange exchange) {
+        if (getSession().isClosed()) {
+            // Out of the pool first, so that the retry (Jetty's, for a retryable failure) opens a new connection.
+            getHttpDestination().remove(this);
+            return new SendFailure(new ClosedChannelException(), true);
+        }
+        return super.send(exchange);
+    }
+
+    @Override
     protected HttpChannelOverHTTP2 acquireHttpChannel() {
         HttpChannelOverHTTP2 channel = super.acquireHttpChannel();
-        pooled.add(channel);
+        // Null once the connection is closed: Jetty then fails the send as retryable.
+        if (channel != null) {
+            pooled.add(channel);
+        }
         return channel;
     }
 

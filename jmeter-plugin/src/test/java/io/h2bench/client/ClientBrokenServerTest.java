@@ -14,14 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Connection;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,28 +32,21 @@ class ClientBrokenServerTest {
     private static final Duration CONNECT = Duration.ofMillis(1_000);
     private static final Duration RESPONSE = Duration.ofMillis(3_000);
 
-    private Server server;
+    private CleartextTestServer server;
     private int port;
     private UserConnections user;
 
     @BeforeEach
     void start() throws Exception {
-        server = new Server();
-        HttpConfiguration config = new HttpConfiguration();
-        ServerConnector connector = new ServerConnector(server,
-                new HttpConnectionFactory(config), new HTTP2CServerConnectionFactory(config));
-        connector.setHost("127.0.0.1");
-        server.addConnector(connector);
-        server.setHandler(new BreakingHandler());
-        server.start();
-        port = connector.getLocalPort();
+        server = CleartextTestServer.start(new BreakingHandler());
+        port = server.port();
         user = UserConnections.open();
     }
 
     @AfterEach
     void stop() throws Exception {
         user.close();
-        server.stop();
+        server.close();
     }
 
     private ExchangeResult get(String path, ProtocolMode mode) throws Exception {
