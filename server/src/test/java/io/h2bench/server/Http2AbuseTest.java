@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,9 @@ class Http2AbuseTest extends AbuseTestBase {
     private static final int PROTOCOL_ERROR = 0x1;
     private static final int REFUSED_STREAM = 0x7;
     private static final int ENHANCE_YOUR_CALM = 0xb;
+    private static final int BODYLESS_CONNECTIONS = 3;
+    private static final int BODYLESS_STREAMS = 100;
+    private static final Duration BODYLESS_HOLD = Duration.ofSeconds(12);
 
     @Test
     void shouldSendGoAwayWhenStreamsAreOpenedAndResetInATightLoop() throws Exception {
@@ -137,6 +142,40 @@ class Http2AbuseTest extends AbuseTestBase {
         });
 
         assertThat(end).as("streams beyond SETTINGS_MAX_CONCURRENT_STREAMS").isEqualTo("RST_STREAM " + REFUSED_STREAM);
+    }
+
+    /**
+     * Streams that announce a body (HEADERS without END_STREAM, content-length 1) and never send it, to
+     * a small resource that ignores bodies (its answers fit the flow-control windows, so no write waits):
+     * the server must not give each of them a thread that waits for the
+     * body, or 300 such streams on three connections take all 200 of its threads and nobody else is
+     * served (bystanders timed out before BodyFirstFilter bounded its waits).
+     */
+    @Test
+    void shouldServeOthersWhileStreamsAnnounceABodyThatNeverComes() throws Exception {
+        String end = bystanders.survive(Listener.H2C, inPlace -> {
+            List<RawH2> attackers = new ArrayList<>();
+            try {
+                for (int connection = 0; connection < BODYLESS_CONNECTIONS; connection++) {
+                    RawH2 attacker = RawH2.connect(server.port(Listener.H2C));
+                    attackers.add(attacker);
+                    byte[] request = RawH2.get("/articles/1", "content-length", "1");
+                    for (int i = 0, stream = 1; i < BODYLESS_STREAMS; i++, stream += 2) {
+                        attacker.frame(RawH2.HEADERS, RawH2.END_HEADERS, stream, request);
+                    }
+                    attacker.flush();
+                }
+                inPlace.countDown();
+                // Held longer than a bystander's 10 s timeout: a starved server fails them, not this wait.
+                return attackers.get(0).awaitEnd(BODYLESS_HOLD, false);
+            } finally {
+                for (RawH2 attacker : attackers) {
+                    attacker.close();
+                }
+            }
+        });
+
+        assertThat(end).as("the attacker's first connection while held").isIn("nothing", "GOAWAY 0");
     }
 
     /** Sends until done or until the server shuts the connection on us, which is an answer too. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -20,10 +21,18 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
  * Reads and discards a request's body before a servlet that ignores bodies answers. Answering first
  * closes the stream, and a body that then breaks its content-length (RFC 9113 8.1.1) arrives on a
  * closed stream: the client would get a response instead of the stream error it has earned.
+ * <p>
+ * Only a body with a declared Content-Length can break it, so only such a body is read, and at most
+ * {@value #CONCURRENT_DISCARDS} requests at once wait for theirs: a read that waits holds a server
+ * thread, and streams that announce a body and never send it would otherwise take every thread
+ * (Http2AbuseTest). Beyond that the servlet answers at once, as it would without this filter.
  */
 final class BodyFirstFilter implements Filter {
 
+    static final int CONCURRENT_DISCARDS = 16;
+
     private final Set<String> servletsReadingTheirBody;
+    private final Semaphore discarding = new Semaphore(CONCURRENT_DISCARDS);
 
     private BodyFirstFilter(Set<String> servletsReadingTheirBody) {
         this.servletsReadingTheirBody = servletsReadingTheirBody;
@@ -39,8 +48,12 @@ final class BodyFirstFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
         String servlet = ((HttpServletRequest) request).getHttpServletMapping().getServletName();
-        if (!servletsReadingTheirBody.contains(servlet)) {
-            discard(request.getInputStream());
+        if (!servletsReadingTheirBody.contains(servlet) && request.getContentLengthLong() >= 0 && discarding.tryAcquire()) {
+            try {
+                discard(request.getInputStream());
+            } finally {
+                discarding.release();
+            }
         }
         chain.doFilter(request, response);
     }
