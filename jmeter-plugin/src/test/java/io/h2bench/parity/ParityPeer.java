@@ -3,10 +3,8 @@ package io.h2bench.parity;
 import io.h2bench.server.TlsMaterial;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -214,10 +212,6 @@ public final class ParityPeer implements AutoCloseable {
 
     /** A throwaway directory for the peer's key store. */
     public static Path tempDir() {
-        try {
-            return Files.createTempDirectory("h2bench-parity");
-        } catch (IOException failure) {
-            throw new UncheckedIOException(failure);
-        }
+        return TempDirs.deletedAtExit("h2bench-parity");
     }
 }

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.h2bench.parity.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ final class InProcessJMeter {
             return;
         }
         try {
-            Path home = Files.createTempDirectory("h2bench-jmeter");
+            Path home = TempDirs.deletedAtExit("h2bench-jmeter");
             Path bin = Files.createDirectories(home.resolve("bin"));
             Path properties = bin.resolve("jmeter.properties");
             // The parsers of JMeter's stock jmeter.properties, so that embedded resources are found.
