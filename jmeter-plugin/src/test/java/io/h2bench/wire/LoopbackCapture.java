@@ -1,11 +1,13 @@
 package io.h2bench.wire;
 
+import io.h2bench.parity.TempDirs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +21,8 @@ import java.util.stream.Collectors;
  * direction, retransmissions excluded (loopback has none, but a witness should not double count).
  */
 public final class LoopbackCapture implements AutoCloseable {
+
+    private static final Path SCRATCH = TempDirs.deletedAtExit("h2bench-tshark");
 
     private final Process tshark;
     private final List<Integer> ports;
@@ -52,11 +56,13 @@ public final class LoopbackCapture implements AutoCloseable {
         String filter = serverPorts.stream().map(port -> "tcp port " + port).collect(Collectors.joining(" or "));
         // Headers only (-s 128) into a 64 MiB kernel buffer (-B): tcp.len comes from the IP header, and a
         // busy machine's tshark falls behind 64 KiB loopback packets and dropped whole ones with the defaults.
-        Process tshark = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
+        ProcessBuilder builder = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
                 "-e", "tcp.analysis.retransmission")
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        // tshark keeps a temporary pcapng file and, stopped by SIGTERM, leaves it: in a directory of ours.
+        builder.environment().put("TMPDIR", SCRATCH.toString());
+        Process tshark = builder.start();
         LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts));
         capture.reader.start();
         try {
