@@ -26,6 +26,9 @@ public final class SharedClient {
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
     private static final int MAX_PUSHED_STREAMS = 1000;
+    /** Chrome's HTTP/2 receive windows (kSpdyStreamMaxRecvWindowSize, kSpdySessionMaxRecvWindowSize). */
+    static final int STREAM_RECV_WINDOW = 6 * 1024 * 1024;
+    static final int SESSION_RECV_WINDOW = 15 * 1024 * 1024;
     /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
     private static final Duration OS_DECIDES_CONNECT = Duration.ofMinutes(10);
 
@@ -52,6 +55,8 @@ public final class SharedClient {
         connector.setScheduler(scheduler);
         // One selector per core: with non-blocking listeners the selectors parse every response, and
         // one thread for all users would cap the client at one core.
+        // The TCP window follows the network, not the selector's wake-up time (ReceiveBuffer).
+        connector.setReceiveBufferSize(ReceiveBuffer.socketBytes());
         connector.setSelectors(Math.max(1, Runtime.getRuntime().availableProcessors()));
         connector.setIdleTimeout(IDLE_TIMEOUT);
         // Each request's connect timeout is the plan's (UserConnections); Jetty's own, client-wide and
@@ -64,6 +69,9 @@ public final class SharedClient {
         // kSpdyMaxConcurrentPushedStreams = 1000), not Jetty's 32: a page that pushes its 500 items
         // must get them pushed, not mostly dropped by the server and requested instead (seed 004).
         http2.setMaxConcurrentPushedStreams(MAX_PUSHED_STREAMS);
+        // HTTP/2 flow control as a browser's, so that it never limits a download before TCP does.
+        http2.setInitialStreamRecvWindow(STREAM_RECV_WINDOW);
+        http2.setInitialSessionRecvWindow(SESSION_RECV_WINDOW);
         // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
         // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.

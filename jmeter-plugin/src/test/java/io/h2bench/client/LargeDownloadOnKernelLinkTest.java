@@ -1,0 +1,83 @@
+package io.h2bench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.server.H2BenchServer;
+import io.h2bench.server.Listener;
+import io.h2bench.server.NetworkEngine;
+import io.h2bench.server.ServerSettings;
+import io.h2bench.server.netem.LinkProfile;
+import io.h2bench.server.netem.kernel.LinkOptions;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * 2 MiB on a new connection behind the kernel link at R = 100 ms (real TCP on both ends, no rate
+ * limit, no loss) takes what slow start takes, every time: the connection's set-up (1 R for TCP,
+ * 1 more for TLS), then flights of 10, 20, 40 ... 640 segments, one per round trip, with the 1,449
+ * segments of the body in the eighth: 9 R in clear text, 10 R over TLS. curl and HttpClient4 take
+ * that (909 ms over h1). The band allows 2 R more for a late HyStart exit and a busy machine.
+ *
+ * <p>Before the socket's receive buffer was set ({@link ReceiveBuffer}) the sampler's window
+ * stayed near 64 kB in most such downloads, which then took 1.1 to 3 s at random.
+ */
+class LargeDownloadOnKernelLinkTest {
+
+    private static final long R = 100;
+    private static final int DOWNLOADS = 4;
+    private static H2BenchServer server;
+
+    @BeforeAll
+    static void startServerBehindKernelLink() throws Exception {
+        ServerSettings settings = ServerSettings.ephemeral()
+                .withNetwork(LinkProfile.ideal().withName("seed 000").withRtt(Duration.ofMillis(R)));
+        try {
+            server = H2BenchServer.start(settings, new NetworkEngine(NetworkEngine.Kind.KERNEL, LinkOptions.defaults()));
+        } catch (IOException unavailable) {
+            if ("true".equals(System.getenv("CI"))) {
+                Assertions.fail("the kernel engine must start on CI: " + unavailable.getMessage(), unavailable);
+            }
+            Assumptions.abort("kernel engine unavailable here: " + unavailable.getMessage());
+        }
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"H1,HTTP_1_1,9", "H2,HTTP_2,10"})
+    void shouldTakeSlowStartsRoundTripsWhenEachDownloadOpensItsConnection(
+            Listener listener, ProtocolMode mode, int roundTrips) throws Exception {
+        URI uri = URI.create(server.baseUri(listener) + "/large-text.txt");
+        download(uri, mode); // JIT and TLS warm-up: the model is about the network, not a cold JVM
+
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < DOWNLOADS; i++) {
+            ExchangeResult result = download(uri, mode);
+            assertThat(result.failureMessage()).isNull();
+            assertThat(result.newConnection()).isTrue();
+            millis.add(result.elapsedNanos() / 1_000_000);
+        }
+        assertThat(millis).as("ms per download, model %d ms", roundTrips * R)
+                .allSatisfy(ms -> assertThat(ms).isBetween(roundTrips * R - R / 2, (roundTrips + 2) * R));
+    }
+
+    private static ExchangeResult download(URI uri, ProtocolMode mode) throws InterruptedException {
+        try (UserConnections user = UserConnections.open()) {
+            return user.send(ExchangeRequest.get(uri, mode));
+        }
+    }
+}
