@@ -8,7 +8,9 @@
 # Prints and writes target/h2bench-truth/truth.md (median and p90 per cell and their ratios to the
 # peer's; the target: median within 5 %, p90 within 15 %) with results.csv and machine.txt.
 # Needs root or user namespaces (the kernel engine), curl and h2load (apt-get install curl
-# nghttp2-client). Build first (mvn -B package -DskipTests).
+# nghttp2-client). Build first (mvn -B package -DskipTests). At 1 % loss a 10 MiB download takes
+# about a minute (TCP backs off at every loss), so the whole grid takes hours: narrow it with --loss
+# and --sizes.
 set -euo pipefail
 
 usage() {
