@@ -44,10 +44,13 @@ public final class ComparisonReading {
         }
         if (comparison.hasSeedFigures()) {
             lines.add("");
+            String here = conditions.plainLoopback()
+                    ? "this run had no emulated network, so its times are the machine's work, not round trips"
+                    : "a network emulated below TCP lets slow start and the number of connections count";
             lines.add((differs ? "Where this run and the seed differ" : "Against the seed")
                     + ": the seed throttled in Chrome DevTools, which adds latency to each request on a loopback"
-                    + " TCP whose window never limits; a network emulated below TCP lets slow start and the number"
-                    + " of connections count. [Why real TCP differs from DevTools throttling](" + conditions.explanation() + ").");
+                    + " TCP whose window never limits; " + here + "."
+                    + " [Why real TCP differs from DevTools throttling](" + conditions.explanation() + ").");
         }
         return lines;
     }

@@ -16,6 +16,11 @@ public record RunConditions(String network, String connections, String explanati
         return new RunConditions("", "", SITE_EXPLANATION);
     }
 
+    /** True when bin/compare ran without network emulation ({@code --latency 0}), as the server's banner says. */
+    public boolean plainLoopback() {
+        return network.contains("plain loopback");
+    }
+
     /** One line for a heading, e.g. "rtt 100 ms; engine: kernel · warm connections (kept across loads)". */
     public String heading() {
         String network = this.network.isBlank() ? "network not recorded" : this.network;

@@ -62,6 +62,15 @@ class ComparisonReadingTest {
     }
 
     @Test
+    void shouldSayTheTimesAreTheMachinesWhenTheRunHadNoEmulatedNetwork() {
+        RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", "why.md#tcp");
+
+        List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 page", 49, "h2 page", 60)), loopback);
+
+        assertThat(reading.get(2)).contains("this run had no emulated network, so its times are the machine's work");
+    }
+
+    @Test
     void shouldLeaveTheSeedOutWhenThePlanIsNotSeed000s() {
         List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 items-25", 100, "h2 items-25", 56)), WARM);
 
