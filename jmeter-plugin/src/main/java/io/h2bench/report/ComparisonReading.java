@@ -29,7 +29,9 @@ public final class ComparisonReading {
             }
             List<String> parts = new ArrayList<>();
             ComparisonRow fastest = fastest(rows, ComparisonRow::median).orElseThrow();
-            parts.add("fastest here " + fastest.protocol() + " (" + ms(fastest.median()) + " ms median)");
+            boolean allEven = rows.stream().allMatch(r -> r.median() <= (1 + EVEN) * fastest.median());
+            parts.add("fastest here " + fastest.protocol() + " (" + ms(fastest.median()) + " ms median"
+                    + (allEven && rows.size() > 1 ? ", every protocol within 5 % of it)" : ")"));
             Verdict versus = h2AgainstH1(rows);
             if (versus != null) {
                 parts.add(versus.text());

@@ -40,7 +40,8 @@ class ComparisonReadingTest {
         List<String> reading = ComparisonReading.of(Comparison.of(loads(
                 "h1 large-text", 806, "h1-tls large-text", 813, "h2 large-text", 811)), WARM);
 
-        assertThat(reading.get(0)).endsWith("seed 000's fastest h2 (772.7 ms): agrees, here within 5 % of h1.");
+        assertThat(reading.get(0)).startsWith("- **large-text**: fastest here h1 (806.0 ms median, every protocol within 5 % of it);")
+                .endsWith("seed 000's fastest h2 (772.7 ms): agrees, here within 5 % of h1.");
         assertThat(reading.get(2)).startsWith("Against the seed: ");
     }
 
@@ -57,7 +58,7 @@ class ComparisonReadingTest {
     void shouldGiveTheSeedsOnlyFigureWhenTheObjectIsTheInlinedPage() {
         List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 inline", 610, "h2 inline", 635)), WARM);
 
-        assertThat(reading.get(0)).isEqualTo("- **inline**: fastest here h1 (610.0 ms median);"
+        assertThat(reading.get(0)).isEqualTo("- **inline**: fastest here h1 (610.0 ms median, every protocol within 5 % of it);"
                 + " h2 / h1 1.04 (even); seed 000 gives only h2, 317.5 ms; here 635.0 ms, 2.00 of it.");
     }
 
