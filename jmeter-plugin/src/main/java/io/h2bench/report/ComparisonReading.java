@@ -29,7 +29,7 @@ public final class ComparisonReading {
             }
             List<String> parts = new ArrayList<>();
             ComparisonRow fastest = fastest(rows, ComparisonRow::median).orElseThrow();
-            boolean allEven = rows.stream().allMatch(r -> r.median() <= (1 + EVEN) * fastest.median());
+            boolean allEven = rows.stream().allMatch(r -> even(r.median(), fastest.median()));
             parts.add("fastest here " + fastest.protocol() + " (" + ms(fastest.median()) + " ms median"
                     + (allEven && rows.size() > 1 ? ", every protocol within 5 % of it)" : ")"));
             Verdict versus = h2AgainstH1(rows);
@@ -92,7 +92,7 @@ public final class ComparisonReading {
         if (seeds.get().protocol().equals(ours.orElseThrow().protocol())) {
             return new Verdict(text + "agrees", false);
         }
-        if (seeds.get().median() <= (1 + EVEN) * ours.get().median()) {
+        if (even(seeds.get().median(), ours.get().median())) {
             return new Verdict(text + "agrees, here within 5 % of " + ours.get().protocol(), false);
         }
         return new Verdict(text + "differs, here " + ours.get().protocol() + " is the fastest of the seed's", true);
@@ -104,6 +104,11 @@ public final class ComparisonReading {
 
     private static Optional<ComparisonRow> row(List<ComparisonRow> rows, String protocol) {
         return rows.stream().filter(r -> r.protocol().equals(protocol)).findFirst();
+    }
+
+    /** A time within 5 % of the fastest is as good as the fastest. */
+    private static boolean even(double time, double fastest) {
+        return time <= (1 + EVEN) * fastest;
     }
 
     static String direction(double ratio) {
