@@ -34,7 +34,7 @@ run_seed() {
     000) # Chrome DevTools with 100 ms added latency, cache off, 10 loads per cell: reloads in a
       # browser keep their connections (warm); cold pays TCP + TLS at 100 ms on every load
       bin/compare --skip-build --latency 100ms --iterations 10 --warm --out "$dir/warm"
-      bin/compare --skip-build --latency 100ms --iterations 10 --out "$dir/cold"
+      bin/compare --skip-build --latency 100ms --iterations 10 --cold --out "$dir/cold"
       for kind in warm cold; do
         for ext in md csv png; do cp "$dir/$kind/comparison.$ext" "$dir/comparison-$kind.$ext"; done
       done ;;

@@ -113,7 +113,7 @@ run_jmeter() {
   grep -E '^summary =' "$dir/client.out" | tail -1 | sed 's/^/   /' || true
   java -cp jmeter-plugin/target/h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport \
     "$dir/results.jtl" "$dir" >/dev/null || fail "no readable results in $dir/results.jtl"
-  # comparison.csv: object,protocol,mean_ms,median_ms,p90_ms,n,errors,ratio_to_h1
+  # comparison.csv: object,protocol,mean_ms,median_ms,p90_ms,n,errors,median_ratio_to_h1,...
   read -r mean p90 requests errors < <(awk -F, 'NR == 2 { print $3, $5, $6, $7 }' "$dir/comparison.csv") || true
   [ -n "${requests:-}" ] && [ "$requests" -gt 0 ] || fail "no samples in $dir/results.jtl"
   [ "$errors" = 0 ] || echo "   $errors of $requests samples failed ($dir/results.jtl)" | tee -a "$out/failures.txt"

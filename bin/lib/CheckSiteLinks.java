@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * {@code java bin/lib/CheckSiteLinks.java SITE_DIR EXTERNAL_LIST KNOWN_BROKEN}: every link and
+ * {@code java bin/lib/CheckSiteLinks.java SITE_DIR EXTERNAL_LIST KNOWN_BROKEN...}: every link and
  * image in the generated site's HTML and CSS that points inside the site must reach a file, and
  * every {@code #anchor} an id or name in that file. External links are only listed (CI has no
  * network). KNOWN_BROKEN lists, one "page TAB link TAB why" a line, breakage we cannot fix (bugs of
@@ -50,7 +50,10 @@ public final class CheckSiteLinks {
     public static void main(String[] args) throws IOException {
         Path site = Path.of(args.length > 0 ? args[0] : "target/site");
         Path externalList = Path.of(args.length > 1 ? args[1] : "target/site-external-links.txt");
-        Map<String, String> knownBroken = args.length > 2 ? readKnownBroken(Path.of(args[2])) : Map.of();
+        Map<String, String> knownBroken = new HashMap<>();
+        for (int i = 2; i < args.length; i++) {
+            knownBroken.putAll(readKnownBroken(Path.of(args[i])));
+        }
         if (!Files.isRegularFile(site.resolve("index.html"))) {
             System.err.println("check-site-links: no " + site.resolve("index.html") + " (run mvn site first)");
             System.exit(2);

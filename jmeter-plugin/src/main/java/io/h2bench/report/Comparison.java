@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * Groups the samples of a JTL by object and protocol and computes seed 000's table: per object and
- * protocol the mean, median and p90 of elapsed, the count, the errors and the ratio to h1.
+ * protocol the mean, median and p90 of elapsed, the count, the errors, the ratio of medians to h1,
+ * and seed 000's figure with our median's ratio to it.
  */
 public final class Comparison {
 
@@ -56,6 +57,16 @@ public final class Comparison {
         return rows;
     }
 
+    /** The rows of one object, in the protocols' order. */
+    public List<ComparisonRow> rowsOf(String object) {
+        return rows.stream().filter(row -> row.object().equals(object)).toList();
+    }
+
+    /** True when some row has a seed 000 figure to be read against. */
+    public boolean hasSeedFigures() {
+        return rows.stream().anyMatch(row -> !Double.isNaN(row.seedMean()));
+    }
+
     /** Objects in the order they first appear in the results. */
     public List<String> objects() {
         return rows.stream().map(ComparisonRow::object).distinct().toList();
@@ -72,15 +83,16 @@ public final class Comparison {
                 .sorted(protocolOrder(List.copyOf(byProtocol.keySet())))
                 .toList();
         double baseline = byProtocol.containsKey(BASELINE)
-                ? timesOfSuccesses(byProtocol.get(BASELINE)).mean()
+                ? timesOfSuccesses(byProtocol.get(BASELINE)).median()
                 : Double.NaN;
         List<ComparisonRow> rows = new ArrayList<>();
         for (String protocol : protocols) {
             List<Sample> samples = byProtocol.get(protocol);
             Statistics times = timesOfSuccesses(samples);
             int errors = (int) samples.stream().filter(s -> !s.success()).count();
-            rows.add(new ComparisonRow(object, protocol, samples.size(), errors,
-                    times.mean(), times.median(), times.percentile(90), times.mean() / baseline));
+            double seed = SeedFigures.mean(object, protocol);
+            rows.add(new ComparisonRow(object, protocol, samples.size(), errors, times.mean(), times.median(),
+                    times.percentile(90), times.median() / baseline, seed, times.median() / seed));
         }
         return rows;
     }

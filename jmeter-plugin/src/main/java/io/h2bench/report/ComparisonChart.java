@@ -18,17 +18,19 @@ import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.title.TextTitle;
 import org.jfree.data.category.DefaultCategoryDataset;
 
 /**
- * comparison.png: one grouped bar panel per object (bars = protocols, mean elapsed in ms), each with
- * its own scale, because a 2 MB text and a 44 kB text share no useful axis. Same colour per
- * protocol in every panel.
+ * comparison.png: a title naming the network and the connection policy, then one grouped bar panel
+ * per object (bars = the protocols measured for it, median elapsed in ms), each with its own scale,
+ * because a 2 MB text and a 44 kB text share no useful axis. Same colour per protocol in every panel.
  */
 public final class ComparisonChart {
 
     private static final int PANEL_WIDTH = 560;
     private static final int PANEL_HEIGHT = 360;
+    private static final int TITLE_HEIGHT = 56;
     private static final int COLUMNS = 2;
     private static final Paint[] PALETTE = {
         new Color(0x4E79A7), new Color(0xF28E2B), new Color(0x59A14F), new Color(0xE15759),
@@ -38,19 +40,21 @@ public final class ComparisonChart {
     private ComparisonChart() {
     }
 
-    public static void writePng(Comparison comparison, Path file) throws IOException {
+    public static void writePng(Comparison comparison, RunConditions conditions, Path file) throws IOException {
         List<String> objects = comparison.objects();
         int columns = Math.min(COLUMNS, objects.size());
         int rows = (objects.size() + columns - 1) / columns;
-        BufferedImage image = new BufferedImage(columns * PANEL_WIDTH, rows * PANEL_HEIGHT, BufferedImage.TYPE_INT_RGB);
+        BufferedImage image = new BufferedImage(columns * PANEL_WIDTH, TITLE_HEIGHT + rows * PANEL_HEIGHT,
+                BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, image.getWidth(), image.getHeight());
+            title(conditions).draw(g, new Rectangle2D.Double(0, 0, image.getWidth(), TITLE_HEIGHT));
             for (int i = 0; i < objects.size(); i++) {
-                Rectangle2D area = new Rectangle2D.Double(
-                        (i % columns) * PANEL_WIDTH, (i / columns) * PANEL_HEIGHT, PANEL_WIDTH, PANEL_HEIGHT);
+                Rectangle2D area = new Rectangle2D.Double((i % columns) * PANEL_WIDTH,
+                        TITLE_HEIGHT + (i / columns) * PANEL_HEIGHT, PANEL_WIDTH, PANEL_HEIGHT);
                 panelFor(comparison, objects.get(i)).draw(g, area);
             }
         } finally {
@@ -59,21 +63,30 @@ public final class ComparisonChart {
         ImageIO.write(image, "png", file.toFile());
     }
 
-    private static JFreeChart panelFor(Comparison comparison, String object) {
-        List<String> protocols = comparison.protocols();
+    static JFreeChart title(RunConditions conditions) {
+        JFreeChart title = new JFreeChart("h2bench protocol comparison", JFreeChart.DEFAULT_TITLE_FONT, new CategoryPlot(), false);
+        title.addSubtitle(new TextTitle(conditions.heading()));
+        title.setBackgroundPaint(Color.WHITE);
+        title.getPlot().setOutlineVisible(false);
+        return title;
+    }
+
+    /** The panel's series: the protocols this object has a median for, in the comparison's order. */
+    static DefaultCategoryDataset dataset(Comparison comparison, String object) {
         DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         String category = object.isEmpty() ? "all samples" : object;
-        for (String protocol : protocols) {
-            // every protocol is a series in every panel, so a protocol keeps its colour everywhere
-            Double mean = comparison.rows().stream()
-                    .filter(r -> r.object().equals(object) && r.protocol().equals(protocol))
-                    .map(ComparisonRow::mean)
-                    .filter(m -> !m.isNaN())
-                    .findFirst().orElse(null);
-            dataset.addValue(mean, protocol, category);
+        for (ComparisonRow row : comparison.rowsOf(object)) {
+            if (!Double.isNaN(row.median())) {
+                dataset.addValue(row.median(), row.protocol(), category);
+            }
         }
-        JFreeChart chart = ChartFactory.createBarChart(
-                category, null, "mean elapsed (ms)", dataset, PlotOrientation.VERTICAL, true, false, false);
+        return dataset;
+    }
+
+    private static JFreeChart panelFor(Comparison comparison, String object) {
+        DefaultCategoryDataset dataset = dataset(comparison, object);
+        JFreeChart chart = ChartFactory.createBarChart(object.isEmpty() ? "all samples" : object, null,
+                "median elapsed (ms)", dataset, PlotOrientation.VERTICAL, true, false, false);
         chart.setBackgroundPaint(Color.WHITE);
         CategoryPlot plot = chart.getCategoryPlot();
         plot.setBackgroundPaint(new Color(0xF7F7F7));
@@ -86,8 +99,11 @@ public final class ComparisonChart {
         renderer.setDefaultItemLabelGenerator(
                 new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0.0")));
         renderer.setDefaultItemLabelsVisible(true);
-        for (int series = 0; series < protocols.size(); series++) {
-            renderer.setSeriesPaint(series, PALETTE[series % PALETTE.length]);
+        // a protocol's colour comes from its place among all protocols, so it is the same in every panel
+        List<String> protocols = comparison.protocols();
+        for (int series = 0; series < dataset.getRowCount(); series++) {
+            int index = protocols.indexOf((String) dataset.getRowKey(series));
+            renderer.setSeriesPaint(series, PALETTE[index % PALETTE.length]);
         }
         return chart;
     }

@@ -3,16 +3,23 @@ package io.h2bench.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * Command line: {@code java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport results.jtl outdir}
- * writes comparison.csv, comparison.md and comparison.png for any CSV JTL. Runs without JMeter.
+ * Command line: {@code java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport results.jtl outdir
+ * [--network TEXT] [--connections warm|cold] [--explained-at LINK]} writes comparison.csv, comparison.md
+ * and comparison.png for any CSV JTL, headed by the network and connection policy when given.
+ * Runs without JMeter.
  */
 public final class ComparisonReport {
 
     static final int EXIT_USAGE = 2;
     static final int EXIT_BAD_INPUT = 1;
+    private static final String USAGE = "usage: java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport"
+            + " <results.jtl> <output directory> [--network TEXT] [--connections warm|cold] [--explained-at LINK]";
 
     private ComparisonReport() {
     }
@@ -23,9 +30,9 @@ public final class ComparisonReport {
 
     /** The whole CLI, minus System.exit, so tests can call it. */
     static int run(String... args) {
-        if (args.length != 2) {
-            System.err.println("usage: java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport"
-                    + " <results.jtl> <output directory>");
+        Optional<RunConditions> conditions = conditions(args);
+        if (args.length < 2 || conditions.isEmpty()) {
+            System.err.println(USAGE);
             return EXIT_USAGE;
         }
         if (System.getProperty("java.awt.headless") == null) {
@@ -34,7 +41,7 @@ public final class ComparisonReport {
         Path jtl = Path.of(args[0]);
         Path outDir = Path.of(args[1]);
         try {
-            List<Path> written = write(jtl, outDir);
+            List<Path> written = write(jtl, outDir, conditions.get());
             written.forEach(file -> System.out.println("wrote " + file));
             return 0;
         } catch (JtlFormatException e) {
@@ -46,16 +53,30 @@ public final class ComparisonReport {
         }
     }
 
+    /** The options after the two paths; empty when one is unknown or lacks its value. */
+    static Optional<RunConditions> conditions(String... args) {
+        Map<String, String> options = new HashMap<>(Map.of("--network", "", "--connections", "",
+                "--explained-at", RunConditions.SITE_EXPLANATION));
+        for (int i = 2; i < args.length; i += 2) {
+            if (!options.containsKey(args[i]) || i + 1 >= args.length) {
+                return Optional.empty();
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        return Optional.of(new RunConditions(options.get("--network"), options.get("--connections"),
+                options.get("--explained-at")));
+    }
+
     /** Reads {@code jtl} and writes the three comparison files into {@code outDir}, returned in that order. */
-    public static List<Path> write(Path jtl, Path outDir) throws JtlFormatException, IOException {
+    public static List<Path> write(Path jtl, Path outDir, RunConditions conditions) throws JtlFormatException, IOException {
         Comparison comparison = Comparison.of(JtlReader.read(jtl));
         Files.createDirectories(outDir);
         Path csv = outDir.resolve("comparison.csv");
         Path md = outDir.resolve("comparison.md");
         Path png = outDir.resolve("comparison.png");
         ComparisonTables.writeCsv(comparison, csv);
-        ComparisonTables.writeMarkdown(comparison, jtl.getFileName().toString(), md);
-        ComparisonChart.writePng(comparison, png);
+        ComparisonTables.writeMarkdown(comparison, jtl.getFileName().toString(), conditions, md);
+        ComparisonChart.writePng(comparison, conditions, png);
         return List.of(csv, md, png);
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.h2bench.report.Comparison;
 import io.h2bench.report.ComparisonReport;
+import io.h2bench.report.RunConditions;
 
 /** Seed 000's plan, shortened to 2 cold iterations, then the comparison report of its JTL. */
 class CompareProtocolsIT extends PlanAgainstServer {
@@ -22,7 +23,7 @@ class CompareProtocolsIT extends PlanAgainstServer {
         properties.put("cold", "true");
 
         JMeterRun run = jmeter.run(HeadlessJMeter.testPlan("compare-protocols.jmx"), dir, properties, Duration.ofMinutes(4));
-        List<Path> written = ComparisonReport.write(run.jtl(), dir);
+        List<Path> written = ComparisonReport.write(run.jtl(), dir, RunConditions.unknown());
 
         assertThat(run.exitCode()).as(run.describe()).isZero();
         assertThat(run.logErrors()).as("ERROR lines in " + run.log()).isEmpty();

@@ -27,7 +27,11 @@ final class HeadlessJMeter {
 
     /** Paths come from failsafe's system properties; the fallbacks serve a run from the IDE. */
     static HeadlessJMeter assembled() {
-        Path home = Path.of(System.getProperty("h2bench.jmeter.home", "target/jmeter")).toAbsolutePath();
+        return at(Path.of(System.getProperty("h2bench.jmeter.home", "target/jmeter")).toAbsolutePath());
+    }
+
+    /** A JMeter 5.6.3 installed elsewhere, e.g. a copy that the Plugins Manager changed. */
+    static HeadlessJMeter at(Path home) {
         if (!Files.isRegularFile(home.resolve("bin/ApacheJMeter-5.6.3.jar"))) {
             throw new IllegalStateException("no JMeter 5.6.3 in " + home + "; run `mvn package` first");
         }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,17 +40,35 @@ class ComparisonReportTest {
 
         assertThat(exit).isZero();
         assertThat(Files.readAllLines(out.resolve("comparison.csv"))).containsExactly(
-                "object,protocol,mean_ms,median_ms,p90_ms,n,errors,ratio_to_h1",
-                "page,h1,25.0,20.0,40.0,4,0,1.000",
-                "page,h2,6.0,6.0,8.0,4,1,0.240",
-                "page,h2-push,5.0,5.0,5.0,1,0,0.200",
-                "small-text,h1-tls,5.0,3.0,7.0,2,0,");
+                "object,protocol,mean_ms,median_ms,p90_ms,n,errors,median_ratio_to_h1,seed000_mean_ms,median_ratio_to_seed000",
+                "page,h1,25.0,20.0,40.0,4,0,1.000,544.7,0.037",
+                "page,h2,6.0,6.0,8.0,4,1,0.300,383.8,0.016",
+                "page,h2-push,5.0,5.0,5.0,1,0,0.250,273.9,0.018",
+                "small-text,h1-tls,5.0,3.0,7.0,2,0,,272.2,0.011");
         assertThat(Files.readString(out.resolve("comparison.md")))
-                .contains("| page | h2 | 6.0 | 6.0 | 8.0 | 4 | 1 | 0.24 |")
-                .contains("| small-text | h1-tls | 5.0 | 3.0 | 7.0 | 2 | 0 | - |");
+                .contains("| page | h2 | 6.0 | 6.0 | 8.0 | 4 | 1 | 0.30 | 383.8 | 0.02 |")
+                .contains("| small-text | h1-tls | 5.0 | 3.0 | 7.0 | 2 | 0 | - | 272.2 | 0.01 |");
         BufferedImage png = ImageIO.read(out.resolve("comparison.png").toFile());
         assertThat(png.getWidth()).isEqualTo(1120);
-        assertThat(png.getHeight()).isEqualTo(360);
+        assertThat(png.getHeight()).isEqualTo(56 + 360);
+    }
+
+    @Test
+    void shouldHeadTheReportWithNetworkAndConnectionsWhenBinCompareGivesThem() throws Exception {
+        int exit = ComparisonReport.run(TestJtl.small().toString(), out.toString(),
+                "--network", "custom: rtt 100 ms; engine: kernel", "--connections", "warm", "--explained-at", "seed.md#tcp");
+
+        assertThat(exit).isZero();
+        List<String> md = Files.readAllLines(out.resolve("comparison.md"));
+        assertThat(md.subList(0, 3)).containsExactly("# h2bench protocol comparison", "",
+                "## custom: rtt 100 ms; engine: kernel · warm connections (each user keeps its connections across the loads)");
+        assertThat(md).contains("## Reading").anyMatch(line -> line.endsWith("(seed.md#tcp)."));
+    }
+
+    @Test
+    void shouldPrintUsageWhenAnOptionIsUnknownOrHasNoValue() {
+        assertThat(ComparisonReport.run("a.jtl", "out", "--latency", "100ms")).isEqualTo(ComparisonReport.EXIT_USAGE);
+        assertThat(ComparisonReport.run("a.jtl", "out", "--network")).isEqualTo(ComparisonReport.EXIT_USAGE);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.h2bench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
@@ -13,10 +14,31 @@ class ComparisonTest {
         Comparison comparison = Comparison.of(JtlReader.read(TestJtl.small()));
 
         assertThat(comparison.rows()).containsExactly(
-                new ComparisonRow("page", "h1", 4, 0, 25.0, 20.0, 40.0, 1.0),
-                new ComparisonRow("page", "h2", 4, 1, 6.0, 6.0, 8.0, 0.24),
-                new ComparisonRow("page", "h2-push", 1, 0, 5.0, 5.0, 5.0, 0.2),
-                new ComparisonRow("small-text", "h1-tls", 2, 0, 5.0, 3.0, 7.0, Double.NaN));
+                new ComparisonRow("page", "h1", 4, 0, 25.0, 20.0, 40.0, 1.0, 544.7, 20 / 544.7),
+                new ComparisonRow("page", "h2", 4, 1, 6.0, 6.0, 8.0, 0.3, 383.8, 6 / 383.8),
+                new ComparisonRow("page", "h2-push", 1, 0, 5.0, 5.0, 5.0, 0.25, 273.9, 5 / 273.9),
+                new ComparisonRow("small-text", "h1-tls", 2, 0, 5.0, 3.0, 7.0, Double.NaN, 272.2, 3 / 272.2));
+    }
+
+    @Test
+    void shouldTakeRatiosOfMediansWhenEachSeriesFirstLoadOpensItsConnections() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("h1 page", 900), sample("h1 page", 100), sample("h1 page", 100),
+                sample("h2 page", 150), sample("h2 page", 120), sample("h2 page", 120)));
+
+        // means 366.7 and 130 would make h2 0.35 of h1; the loads after the first say 1.2
+        assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 1.2);
+    }
+
+    @Test
+    void shouldLeaveSeedFiguresEmptyWhenTheSeedDidNotMeasureTheProtocolOrObject() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("h2c page", 100), sample("h2 items-25", 50), sample("h2 inline", 635)));
+
+        assertThat(comparison.rows()).extracting(ComparisonRow::protocol, ComparisonRow::seedMean)
+                .containsExactly(tuple("h2c", Double.NaN), tuple("h2", Double.NaN), tuple("h2", 317.5));
+        assertThat(comparison.rows().get(2).ratioToSeed()).isCloseTo(2.0, within(0.001));
+        assertThat(Comparison.of(List.of(sample("h2 items-25", 50))).hasSeedFigures()).isFalse();
     }
 
     @Test
@@ -64,7 +86,7 @@ class ComparisonTest {
         assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 0.5);
     }
 
-    private static Sample sample(String label, long elapsed) {
+    static Sample sample(String label, long elapsed) {
         return new Sample(0, elapsed, label, "200", "t", true, "", 1, 1, 1, 0);
     }
 }

@@ -42,7 +42,7 @@ class SoakRuleTest {
     static void needsPython() {
         boolean installed = runs("python3", "--version");
         if (!installed && "true".equals(System.getenv("CI"))) {
-            fail("python3 is not installed; .ci/run installs it");
+            fail("python3 is not installed; bin/test installs it");
         }
         assumeTrue(installed, "python3 is not installed");
     }

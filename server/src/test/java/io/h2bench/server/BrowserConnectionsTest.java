@@ -34,7 +34,7 @@ class BrowserConnectionsTest extends SharedServerTest {
                                                                                         @TempDir Path profile)
             throws Exception {
         if (!Files.isExecutable(CHROMIUM) && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("CI must install Debian's chromium (.ci/run): " + CHROMIUM + " is missing");
+            throw new AssertionError("CI must install Debian's chromium (bin/test): " + CHROMIUM + " is missing");
         }
         assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed (apt-get install chromium)");
         String dom = load(listener, profile);

@@ -27,7 +27,7 @@ import org.w3c.dom.NodeList;
 
 /**
  * The real h2spec (RFC 7540/7541 conformance, v2.2.1: 145 tests) against the h2 and h2c listeners,
- * both at once to halve the wall time. CI installs h2spec and must run this; elsewhere it may skip.
+ * both at once to halve the wall time. bin/test installs h2spec and CI must run this; elsewhere it may skip.
  * A failed case is run twice more on its own, and fails the test only if it fails every time:
  * 6.9.2/1 times out in about one run in six against Jetty 12.1.14 with or without h2bench's changes:
  * Jetty may send the DATA a new SETTINGS_INITIAL_WINDOW_SIZE releases before its SETTINGS ACK, and
@@ -37,6 +37,9 @@ class H2specTest {
 
     private static final Path REPORTS = Paths.get("target", "h2spec");
     private static final int RETRIES = 2;
+    // v2.2.1 has no go.mod: the module proxy serves it only as +incompatible
+    private static final String NOT_INSTALLED =
+            "h2spec is not installed (go install github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible)";
 
     private static H2BenchServer server;
     private static Path h2spec;
@@ -47,9 +50,11 @@ class H2specTest {
     static void runH2specOnBothListeners() throws Exception {
         Optional<Path> installed = installedH2spec();
         if (installed.isEmpty() && "true".equals(System.getenv("CI"))) {
-            fail("h2spec is not installed; .ci/run installs it with go install");
+            fail(NOT_INSTALLED + "; bin/test installs it with go install");
         }
-        assumeTrue(installed.isPresent(), "h2spec is not installed (go install github.com/summerwind/h2spec/cmd/h2spec@v2.2.1)");
+        if (installed.isEmpty()) {
+            return; // each test skips with the reason: a skip here would leave the reports no test to list
+        }
         h2spec = installed.get();
         server = H2BenchServer.start(ServerSettings.ephemeral());
         Files.createDirectories(REPORTS);
@@ -70,11 +75,13 @@ class H2specTest {
 
     @Test
     void shouldPassEveryH2specTestWhenRunOverTlsWithAlpn() throws Exception {
+        assumeTrue(h2spec != null, NOT_INSTALLED);
         assertEveryTestPassed(Listener.H2, h2Report);
     }
 
     @Test
     void shouldPassEveryH2specTestWhenRunOverClearTextPriorKnowledge() throws Exception {
+        assumeTrue(h2spec != null, NOT_INSTALLED);
         assertEveryTestPassed(Listener.H2C, h2cReport);
     }
 

@@ -1,0 +1,131 @@
+package io.h2bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A few sentences written from the numbers, so that a comparison reads as a finding: per object,
+ * which protocol is fastest here and in seed 000, and whether HTTP/2 against HTTP/1.1 goes the
+ * seed's way. Ratios within 5 % count as even, as the seed's own texts were (252.9 to 272.2 ms).
+ */
+public final class ComparisonReading {
+
+    static final double EVEN = 0.05;
+
+    private ComparisonReading() {
+    }
+
+    /** One Markdown line per object, then the link that explains the differences; empty for no rows. */
+    public static List<String> of(Comparison comparison, RunConditions conditions) {
+        List<String> lines = new ArrayList<>();
+        boolean differs = false;
+        for (String object : comparison.objects()) {
+            List<ComparisonRow> rows = comparison.rowsOf(object).stream().filter(r -> !Double.isNaN(r.median())).toList();
+            if (rows.isEmpty()) {
+                continue;
+            }
+            List<String> parts = new ArrayList<>();
+            ComparisonRow fastest = fastest(rows, ComparisonRow::median).orElseThrow();
+            boolean allEven = rows.stream().allMatch(r -> even(r.median(), fastest.median()));
+            parts.add("fastest here " + fastest.protocol() + " (" + ms(fastest.median()) + " ms median"
+                    + (allEven && rows.size() > 1 ? ", every protocol within 5 % of it)" : ")"));
+            Verdict versus = h2AgainstH1(rows);
+            if (versus != null) {
+                parts.add(versus.text());
+                differs |= versus.differs();
+            }
+            Verdict seedFastest = seedFastest(rows);
+            if (seedFastest != null) {
+                parts.add(seedFastest.text());
+                differs |= seedFastest.differs();
+            }
+            lines.add("- **" + (object.isEmpty() ? "all samples" : object) + "**: " + String.join("; ", parts) + ".");
+        }
+        if (comparison.hasSeedFigures()) {
+            lines.add("");
+            String here = conditions.plainLoopback()
+                    ? "this run had no emulated network, so its times are the machine's work, not round trips"
+                    : "a network emulated below TCP lets slow start and the number of connections count";
+            lines.add((differs ? "Where this run and the seed differ" : "Against the seed")
+                    + ": the seed throttled in Chrome DevTools, which adds latency to each request on a loopback"
+                    + " TCP whose window never limits; " + here + "."
+                    + " [Why real TCP differs from DevTools throttling](" + conditions.explanation() + ").");
+        }
+        return lines;
+    }
+
+    /** h2 / h1 of medians here, and the seed's h2 / h1 of means where it has both. */
+    private static Verdict h2AgainstH1(List<ComparisonRow> rows) {
+        Optional<ComparisonRow> h2 = row(rows, "h2");
+        if (h2.isEmpty() || Double.isNaN(h2.get().ratioToH1())) {
+            return null;
+        }
+        double ours = h2.get().ratioToH1();
+        String text = "h2 / h1 " + ratio(ours) + " (" + direction(ours) + ")";
+        Optional<ComparisonRow> h1 = row(rows, "h1");
+        double seed = h2.get().seedMean() / h1.map(ComparisonRow::seedMean).orElse(Double.NaN);
+        if (Double.isNaN(seed)) {
+            return new Verdict(text, false);
+        }
+        boolean same = direction(ours).equals(direction(seed));
+        return new Verdict(text + ", seed 000 " + ratio(seed) + " (" + direction(seed) + "): "
+                + (same ? "agrees" : "differs"), !same);
+    }
+
+    /** The seed's fastest protocol against ours among the protocols the seed measured. */
+    private static Verdict seedFastest(List<ComparisonRow> rows) {
+        List<ComparisonRow> withSeed = rows.stream().filter(r -> !Double.isNaN(r.seedMean())).toList();
+        if (withSeed.size() == 1) {
+            ComparisonRow only = withSeed.get(0);
+            return new Verdict("seed 000 gives only " + only.protocol() + ", " + ms(only.seedMean()) + " ms; here "
+                    + ms(only.median()) + " ms, " + ratio(only.ratioToSeed()) + " of it", false);
+        }
+        Optional<ComparisonRow> seeds = fastest(withSeed, ComparisonRow::seedMean);
+        Optional<ComparisonRow> ours = fastest(withSeed, ComparisonRow::median);
+        if (seeds.isEmpty()) {
+            return null;
+        }
+        String text = "seed 000's fastest " + seeds.get().protocol() + " (" + ms(seeds.get().seedMean()) + " ms): ";
+        if (seeds.get().protocol().equals(ours.orElseThrow().protocol())) {
+            return new Verdict(text + "agrees", false);
+        }
+        if (even(seeds.get().median(), ours.get().median())) {
+            return new Verdict(text + "agrees, here within 5 % of " + ours.get().protocol(), false);
+        }
+        return new Verdict(text + "differs, here " + ours.get().protocol() + " is the fastest of the seed's", true);
+    }
+
+    private static Optional<ComparisonRow> fastest(List<ComparisonRow> rows, ToDoubleFunction<ComparisonRow> time) {
+        return rows.stream().min(Comparator.comparingDouble(time));
+    }
+
+    private static Optional<ComparisonRow> row(List<ComparisonRow> rows, String protocol) {
+        return rows.stream().filter(r -> r.protocol().equals(protocol)).findFirst();
+    }
+
+    /** A time within 5 % of the fastest is as good as the fastest. */
+    private static boolean even(double time, double fastest) {
+        return time <= (1 + EVEN) * fastest;
+    }
+
+    static String direction(double ratio) {
+        if (ratio < 1 - EVEN) {
+            return "h2 faster";
+        }
+        return ratio > 1 + EVEN ? "h2 slower" : "even";
+    }
+
+    private static String ratio(double value) {
+        return ComparisonTables.number(value, 2);
+    }
+
+    private static String ms(double value) {
+        return ComparisonTables.number(value, 1);
+    }
+
+    private record Verdict(String text, boolean differs) {
+    }
+}

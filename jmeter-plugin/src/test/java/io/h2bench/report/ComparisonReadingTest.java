@@ -1,0 +1,91 @@
+package io.h2bench.report;
+
+import static io.h2bench.report.ComparisonTest.sample;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ComparisonReadingTest {
+
+    private static final RunConditions WARM = new RunConditions("rtt 100 ms; engine: kernel", "warm", "why.md#tcp");
+
+    @Test
+    void shouldSayTheSeedDiffersWhenH2IsSlowerThanH1OnThePage() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 page", 550, "h1-tls page", 620, "h2 page", 650, "h2-push page", 190, "h2c page", 630)), WARM);
+
+        assertThat(reading.get(0)).isEqualTo("- **page**: fastest here h2-push (190.0 ms median);"
+                + " h2 / h1 1.18 (h2 slower), seed 000 0.70 (h2 faster): differs;"
+                + " seed 000's fastest h2-push (273.9 ms): agrees.");
+        assertThat(reading.get(2)).startsWith("Where this run and the seed differ: ")
+                .endsWith("[Why real TCP differs from DevTools throttling](why.md#tcp).");
+    }
+
+    @Test
+    void shouldSayTheSeedAgreesWhenBothFindTheTextsEven() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 small-text", 312, "h1-tls small-text", 324, "h2 small-text", 305)), WARM);
+
+        // 305 / 312 = 0.98, the seed's 252.9 / 257.7 = 0.98: both within 5 %
+        assertThat(reading.get(0)).isEqualTo("- **small-text**: fastest here h2 (305.0 ms median);"
+                + " h2 / h1 0.98 (even), seed 000 0.98 (even): agrees;"
+                + " seed 000's fastest h2 (252.9 ms): agrees.");
+        assertThat(reading.get(2)).startsWith("Against the seed: ");
+    }
+
+    @Test
+    void shouldCountTheSeedsFastestAsAgreeingWhenItIsWithinFivePercentOfOursHere() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 large-text", 806, "h1-tls large-text", 813, "h2 large-text", 811)), WARM);
+
+        assertThat(reading.get(0)).startsWith("- **large-text**: fastest here h1 (806.0 ms median, every protocol within 5 % of it);")
+                .endsWith("seed 000's fastest h2 (772.7 ms): agrees, here within 5 % of h1.");
+        assertThat(reading.get(2)).startsWith("Against the seed: ");
+    }
+
+    @Test
+    void shouldNameOurFastestOfTheSeedsProtocolsWhenTheSeedsFastestLosesHere() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 large-text", 800, "h1-tls large-text", 760, "h2 large-text", 810, "h2c large-text", 700)), WARM);
+
+        assertThat(reading.get(0)).endsWith("seed 000's fastest h2 (772.7 ms): differs, here h1-tls is the fastest of the seed's.")
+                .contains("fastest here h2c (700.0 ms median)");
+    }
+
+    @Test
+    void shouldGiveTheSeedsOnlyFigureWhenTheObjectIsTheInlinedPage() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 inline", 610, "h2 inline", 635)), WARM);
+
+        assertThat(reading.get(0)).isEqualTo("- **inline**: fastest here h1 (610.0 ms median, every protocol within 5 % of it);"
+                + " h2 / h1 1.04 (even); seed 000 gives only h2, 317.5 ms; here 635.0 ms, 2.00 of it.");
+    }
+
+    @Test
+    void shouldSayTheTimesAreTheMachinesWhenTheRunHadNoEmulatedNetwork() {
+        RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", "why.md#tcp");
+
+        List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 page", 49, "h2 page", 60)), loopback);
+
+        assertThat(reading.get(2)).contains("this run had no emulated network, so its times are the machine's work");
+    }
+
+    @Test
+    void shouldLeaveTheSeedOutWhenThePlanIsNotSeed000s() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads("h1 items-25", 100, "h2 items-25", 56)), WARM);
+
+        assertThat(reading).containsExactly("- **items-25**: fastest here h2 (56.0 ms median); h2 / h1 0.56 (h2 faster).");
+    }
+
+    /** Three loads per label and time: the first, connection-opening one twice as long. */
+    private static List<Sample> loads(Object... labelsAndMedians) {
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 0; i < labelsAndMedians.length; i += 2) {
+            String label = (String) labelsAndMedians[i];
+            long median = (Integer) labelsAndMedians[i + 1];
+            samples.addAll(List.of(sample(label, 2 * median), sample(label, median), sample(label, median)));
+        }
+        return samples;
+    }
+}
