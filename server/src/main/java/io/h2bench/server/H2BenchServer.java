@@ -147,6 +147,11 @@ public final class H2BenchServer implements AutoCloseable {
         return connectors.get(listener);
     }
 
+    /** Server threads running a job now (selectors and acceptors included): tests see what slow clients hold. */
+    int busyThreads() {
+        return ((QueuedThreadPool) server.getThreadPool()).getBusyThreads();
+    }
+
     /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
     public LinkProfile network() {
         return network;
