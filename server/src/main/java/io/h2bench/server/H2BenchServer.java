@@ -8,6 +8,7 @@ import java.nio.channels.SelectableChannel;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.server.Handler;
@@ -30,9 +31,12 @@ import io.h2bench.server.objects.TestObjects;
  */
 public final class H2BenchServer implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(H2BenchServer.class.getName());
+
     private final Server server;
     private final Map<Listener, ServerConnector> connectors;
     private final Map<Listener, AtomicLong> accepted;
+    private final Map<Listener, RefusalLog> refused;
     private final RequestCounter requests;
     private final Map<Listener, LatencyProxy> proxies;
     private final TlsMaterial tls;
@@ -41,11 +45,12 @@ public final class H2BenchServer implements AutoCloseable {
     private final NetworkEngine.Choice engine;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
-                          RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
+                          Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
                           NetworkEngine.Choice engine) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
+        this.refused = refused;
         this.requests = requests;
         this.proxies = proxies;
         this.tls = tls;
@@ -79,6 +84,7 @@ public final class H2BenchServer implements AutoCloseable {
         Connectors factory = new Connectors(server, tls);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
+        Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
         for (Listener listener : Listener.values()) {
             ServerConnector connector = factory.create(listener);
             connector.setName(listener.id());
@@ -91,9 +97,14 @@ public final class H2BenchServer implements AutoCloseable {
                     count.incrementAndGet();
                 }
             });
+            // Behind the byte proxy every connection comes from the proxy: only the listener's cap can apply.
+            int perClient = emulated ? settings.maxConnections() : settings.maxConnectionsPerClient();
+            RefusalLog refusals = new RefusalLog(listener.id(), server.getScheduler(), LOG::warning);
+            connector.getSelectorManager().addEventListener(new ConnectionCap(settings.maxConnections(), perClient, refusals));
             server.addConnector(connector);
             connectors.put(listener, connector);
             accepted.put(listener, count);
+            refused.put(listener, refusals);
         }
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
@@ -120,7 +131,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, requests, proxies, tls, settings, choice);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, tls, settings, choice);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -175,6 +186,11 @@ public final class H2BenchServer implements AutoCloseable {
     /** TCP connections this listener accepted since start: tests count a client's connections with it. */
     public long connectionsAccepted(Listener listener) {
         return accepted.get(listener).get();
+    }
+
+    /** What a listener's connection caps refused since start: connections, and the log lines that told of them. */
+    RefusalLog refusals(Listener listener) {
+        return refused.get(listener);
     }
 
     /**
