@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.SelectableChannel;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
@@ -76,7 +77,12 @@ public final class H2BenchServer implements AutoCloseable {
     }
 
     private static H2BenchServer start(ServerSettings settings, NetworkEngine.Choice choice) throws Exception {
-        TlsMaterial tls = tlsMaterial(settings);
+        if (choice.link() != null && !settings.bind().equals(ServerSettings.defaults().bind())) {
+            throw new IllegalArgumentException("--bind " + settings.bind() + " applies to the proxy engine and to no emulation: "
+                    + "the kernel engine's listeners are at the link's address " + choice.link().serverAddress()
+                    + " in a network namespace of their own (--engine proxy listens on " + settings.bind() + ")");
+        }
+        TlsMaterial tls = tlsMaterial(settings, ServingAddresses.of(settings.bind(), choice.link()));
         boolean emulated = !settings.network().isIdeal() && choice.link() == null;
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("h2bench-server");
@@ -226,12 +232,12 @@ public final class H2BenchServer implements AutoCloseable {
         }
     }
 
-    private static TlsMaterial tlsMaterial(ServerSettings settings) throws IOException {
+    private static TlsMaterial tlsMaterial(ServerSettings settings, List<String> addresses) throws IOException {
         if (settings.keystore() != null) {
             String password = settings.keystorePassword() == null ? "" : settings.keystorePassword();
             return TlsMaterial.load(settings.keystore(), password, false);
         }
-        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
+        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, addresses);
     }
 
     private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, IOException e) {
