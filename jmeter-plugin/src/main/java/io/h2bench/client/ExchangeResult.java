@@ -25,6 +25,8 @@ import org.eclipse.jetty.http.HttpStatus;
  * </ul>
  *
  * @param failureMessage null on success; otherwise a sentence a tester understands
+ * @param retried        null when the request was sent once; otherwise why it was sent a second time
+ *                       (the server said it never processed the first: RFC 9113 6.8 and 8.7)
  */
 public record ExchangeResult(
         String method,
@@ -49,7 +51,19 @@ public record ExchangeResult(
         String alpn,
         String failureMessage,
         Throwable failure,
-        List<ExchangeResult> pushes) {
+        List<ExchangeResult> pushes,
+        String retried) {
+
+    /** An exchange sent once. */
+    public ExchangeResult(String method, URI uri, boolean pushed, long startMillis, long startNanos, long queuedNanos,
+                          long connectNanos, long latencyNanos, long elapsedNanos, int status, String reason,
+                          String httpVersion, List<HeaderField> responseHeaders, byte[] body, long bodyBytes,
+                          long sentBytes, long receivedBytes, long connectionId, boolean newConnection, String alpn,
+                          String failureMessage, Throwable failure, List<ExchangeResult> pushes) {
+        this(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos, latencyNanos, elapsedNanos, status,
+                reason, httpVersion, responseHeaders, body, bodyBytes, sentBytes, receivedBytes, connectionId,
+                newConnection, alpn, failureMessage, failure, pushes, null);
+    }
 
     public boolean failed() {
         return failureMessage != null;
@@ -80,14 +94,28 @@ public record ExchangeResult(
                 connectNanos + next.connectNanos, offset + next.latencyNanos, offset + next.elapsedNanos,
                 next.status, next.reason, next.httpVersion, next.responseHeaders, next.body, next.bodyBytes,
                 sentBytes + next.sentBytes, receivedBytes + next.receivedBytes, next.connectionId,
-                next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes);
+                next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes, retried);
+    }
+
+    /**
+     * The first try, which the server never processed, and the second ({@code next}) as one sample, as
+     * {@link #followedBy} joins them: times from the first start, both tries' bytes; the message says why.
+     * A second try that failed too says so in its failure message.
+     */
+    public ExchangeResult retriedAs(ExchangeResult next, String why) {
+        ExchangeResult both = followedBy(next);
+        String failed = both.failureMessage == null ? null : both.failureMessage + " (the second try: " + why + ")";
+        return new ExchangeResult(both.method, both.uri, both.pushed, both.startMillis, both.startNanos, both.queuedNanos,
+                both.connectNanos, both.latencyNanos, both.elapsedNanos, both.status, both.reason, both.httpVersion,
+                both.responseHeaders, both.body, both.bodyBytes, both.sentBytes, both.receivedBytes, both.connectionId,
+                both.newConnection, both.alpn, failed, both.failure, both.pushes, why);
     }
 
     /** The same exchange reported as a failure (e.g. one redirect too many). */
     public ExchangeResult failedWith(String message, Throwable cause) {
         return new ExchangeResult(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos,
                 latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes,
-                sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes);
+                sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes, retried);
     }
 
     /** HTTP/2 carries no reason phrase; show the usual one so the header line reads like HTTP/1.1. */

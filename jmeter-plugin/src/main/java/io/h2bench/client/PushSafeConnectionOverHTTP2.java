@@ -7,7 +7,12 @@ import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.transport.HttpExchange;
 import org.eclipse.jetty.client.transport.SendFailure;
 import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.RetryableStreamException;
 import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.frames.Frame;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 
@@ -33,14 +38,56 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * new request failed with the session's failure ("IOException: no_error/stop", seed 004 after
  * GOAWAY(ENHANCE_YOUR_CALM)). Here a request that finds the session closed takes the connection out of
  * the pool, as Jetty's own GOAWAY handling does, and is sent again on another connection.
+ * <p>
+ * GOAWAY: the streams above its last stream id were never processed (RFC 9113 6.8) and Jetty fails
+ * them with a {@link RetryableStreamException}, which {@link UnprocessedRequests} sends again. But the
+ * first of them to end releases its channel, the pool closes the connection, and the close aborts the
+ * others with a plain {@code ClosedChannelException} before their own failure arrives (1 of 9 streams
+ * in {@code UnprocessedRetryTest}). Here the GOAWAY, as it arrives, first fails every such stream as
+ * retryable, so that the close finds them failed already.
  */
 class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
 
     /** Channels that carry an exchange taken from the pool (requests, not pushes). */
     private final Set<HttpChannelOverHTTP2> pooled = ConcurrentHashMap.newKeySet();
+    /** The last stream id of the GOAWAY received, or MAX_VALUE before one. */
+    private volatile int goAwayLastStreamId = Integer.MAX_VALUE;
 
     PushSafeConnectionOverHTTP2(Destination destination, Session session, HTTP2Connection connection) {
         super(destination, session, connection);
+        connection.getSession().addEventListener(new HTTP2Session.FrameListener() {
+            @Override
+            public void onIncomingFrame(Session ignored, Frame frame) {
+                if (frame instanceof GoAwayFrame goAway && !goAway.isGraceful()) {
+                    goAwayLastStreamId = goAway.getLastStreamId();
+                    // Out of the pool first, as Jetty's GOAWAY handling does a moment later: second tries need another connection.
+                    getHttpDestination().remove(PushSafeConnectionOverHTTP2.this);
+                    failUnprocessed();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        // The first unprocessed stream to fail may close the connection while the others are still being failed.
+        failUnprocessed();
+        super.close();
+    }
+
+    /** Fails the requests on streams above the GOAWAY's last stream id as Jetty does, before anything else can. */
+    private void failUnprocessed() {
+        int lastStreamId = goAwayLastStreamId;
+        if (lastStreamId == Integer.MAX_VALUE) {
+            return;
+        }
+        for (HttpChannelOverHTTP2 channel : pooled) {
+            Stream stream = channel.getStream();
+            HttpExchange exchange = channel.getHttpExchange();
+            if (stream != null && exchange != null && stream.getId() > lastStreamId) {
+                exchange.getRequest().abort(new RetryableStreamException());
+            }
+        }
     }
 
     @Override

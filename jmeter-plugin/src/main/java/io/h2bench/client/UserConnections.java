@@ -75,8 +75,22 @@ public final class UserConnections implements AutoCloseable {
         return sendAsync(exchange, ConnectionProfile.DIRECT);
     }
 
-    /** Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...). */
+    /**
+     * Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...).
+     * A request the server says it never processed is sent once more ({@link UnprocessedRequests}); the
+     * result then spans both tries and says so ({@link ExchangeResult#retried()}).
+     */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
+        return sendOnce(exchange, profile).thenCompose(first -> {
+            String why = UnprocessedRequests.retryReason(first);
+            if (why == null || !usable()) {
+                return CompletableFuture.completedFuture(first);
+            }
+            return sendOnce(exchange, profile).thenApply(second -> first.retriedAs(second, why));
+        });
+    }
+
+    private CompletableFuture<ExchangeResult> sendOnce(ExchangeRequest exchange, ConnectionProfile profile) {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }

@@ -59,7 +59,9 @@ final class ResultMapper {
         result.setResponseCode(Integer.toString(exchange.status()));
         String line = exchange.statusLine();
         int reasonAt = line.indexOf(' ', line.indexOf(' ') + 1);
-        result.setResponseMessage(reasonAt < 0 ? "" : line.substring(reasonAt + 1));
+        String message = reasonAt < 0 ? "" : line.substring(reasonAt + 1);
+        // RFC 9113 6.8/8.7: a request the server never processed went out twice; the sample spans both.
+        result.setResponseMessage(exchange.retried() == null ? message : message + " (" + exchange.retried() + ")");
         StringBuilder headers = new StringBuilder(line).append('\n');
         for (HeaderField field : exchange.responseHeaders()) {
             headers.append(field.name()).append(": ").append(field.value()).append('\n');

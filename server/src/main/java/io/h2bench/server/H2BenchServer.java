@@ -6,8 +6,10 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.SelectableChannel;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.server.Handler;
@@ -30,9 +32,12 @@ import io.h2bench.server.objects.TestObjects;
  */
 public final class H2BenchServer implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(H2BenchServer.class.getName());
+
     private final Server server;
     private final Map<Listener, ServerConnector> connectors;
     private final Map<Listener, AtomicLong> accepted;
+    private final Map<Listener, RefusalLog> refused;
     private final RequestCounter requests;
     private final Map<Listener, LatencyProxy> proxies;
     private final TlsMaterial tls;
@@ -41,11 +46,12 @@ public final class H2BenchServer implements AutoCloseable {
     private final NetworkEngine.Choice engine;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
-                          RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
+                          Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
                           NetworkEngine.Choice engine) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
+        this.refused = refused;
         this.requests = requests;
         this.proxies = proxies;
         this.tls = tls;
@@ -71,7 +77,12 @@ public final class H2BenchServer implements AutoCloseable {
     }
 
     private static H2BenchServer start(ServerSettings settings, NetworkEngine.Choice choice) throws Exception {
-        TlsMaterial tls = tlsMaterial(settings);
+        if (choice.link() != null && !settings.bind().equals(ServerSettings.defaults().bind())) {
+            throw new IllegalArgumentException("--bind " + settings.bind() + " applies to the proxy engine and to no emulation: "
+                    + "the kernel engine's listeners are at the link's address " + choice.link().serverAddress()
+                    + " in a network namespace of their own (--engine proxy listens on " + settings.bind() + ")");
+        }
+        TlsMaterial tls = tlsMaterial(settings, ServingAddresses.of(settings.bind(), choice.link()));
         boolean emulated = !settings.network().isIdeal() && choice.link() == null;
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("h2bench-server");
@@ -79,6 +90,7 @@ public final class H2BenchServer implements AutoCloseable {
         Connectors factory = new Connectors(server, tls);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
+        Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
         for (Listener listener : Listener.values()) {
             ServerConnector connector = factory.create(listener);
             connector.setName(listener.id());
@@ -91,9 +103,14 @@ public final class H2BenchServer implements AutoCloseable {
                     count.incrementAndGet();
                 }
             });
+            // Behind the byte proxy every connection comes from the proxy: only the listener's cap can apply.
+            int perClient = emulated ? settings.maxConnections() : settings.maxConnectionsPerClient();
+            RefusalLog refusals = new RefusalLog(listener.id(), server.getScheduler(), LOG::warning);
+            connector.getSelectorManager().addEventListener(new ConnectionCap(settings.maxConnections(), perClient, refusals));
             server.addConnector(connector);
             connectors.put(listener, connector);
             accepted.put(listener, count);
+            refused.put(listener, refusals);
         }
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
@@ -120,7 +137,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, requests, proxies, tls, settings, choice);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, tls, settings, choice);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -147,6 +164,11 @@ public final class H2BenchServer implements AutoCloseable {
         return connectors.get(listener);
     }
 
+    /** Server threads running a job now (selectors and acceptors included): tests see what slow clients hold. */
+    int busyThreads() {
+        return ((QueuedThreadPool) server.getThreadPool()).getBusyThreads();
+    }
+
     /** The emulated network in front of every listener ({@link LinkProfile#isIdeal()} when none). */
     public LinkProfile network() {
         return network;
@@ -170,6 +192,11 @@ public final class H2BenchServer implements AutoCloseable {
     /** TCP connections this listener accepted since start: tests count a client's connections with it. */
     public long connectionsAccepted(Listener listener) {
         return accepted.get(listener).get();
+    }
+
+    /** What a listener's connection caps refused since start: connections, and the log lines that told of them. */
+    RefusalLog refusals(Listener listener) {
+        return refused.get(listener);
     }
 
     /**
@@ -205,12 +232,12 @@ public final class H2BenchServer implements AutoCloseable {
         }
     }
 
-    private static TlsMaterial tlsMaterial(ServerSettings settings) throws IOException {
+    private static TlsMaterial tlsMaterial(ServerSettings settings, List<String> addresses) throws IOException {
         if (settings.keystore() != null) {
             String password = settings.keystorePassword() == null ? "" : settings.keystorePassword();
             return TlsMaterial.load(settings.keystore(), password, false);
         }
-        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
+        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, addresses);
     }
 
     private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, IOException e) {

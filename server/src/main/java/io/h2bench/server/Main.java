@@ -38,6 +38,15 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of --keystore.")
     String keystorePassword;
 
+    @Option(names = "--max-connections", paramLabel = "N",
+            description = "Open connections per listener; more are closed at once (default: ${DEFAULT-VALUE}).")
+    int maxConnections = ServerSettings.DEFAULT_MAX_CONNECTIONS;
+
+    @Option(names = "--max-connections-per-client", paramLabel = "N",
+            description = "Open connections per listener from one client address; more are closed at once (default: ${DEFAULT-VALUE}; "
+                    + "not applied behind the byte proxy, where every connection comes from the proxy).")
+    int maxConnectionsPerClient = ServerSettings.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+
     @Mixin
     NetemOptions netem = new NetemOptions();
 
@@ -90,7 +99,8 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H1, h1Port)
                 .withPort(Listener.H1_TLS, tlsPort)
                 .withPort(Listener.H2, h2Port)
-                .withPort(Listener.H2C, h2cPort);
+                .withPort(Listener.H2C, h2cPort)
+                .withConnectionCaps(maxConnections, maxConnectionsPerClient);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }

@@ -12,10 +12,16 @@ import io.h2bench.server.netem.LinkProfile;
  * the TLS key store ({@code null} = a generated self-signed certificate, see {@link TlsMaterial})
  * the emulated network in front of every listener, and whether requests are counted per path and
  * query ({@link H2BenchServer#requestsReceived}): on for tests, off for the server a user runs, whose
- * count of distinct URLs a long load run with varied queries would grow without bound.
+ * count of distinct URLs a long load run with varied queries would grow without bound; and how many
+ * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}).
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
-                             LinkProfile network, boolean countRequests) {
+                             LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient) {
+
+    /** Open connections per listener: four listeners stay within a 20,000 file-descriptor limit, proxied too. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    /** Open connections per listener from one client address: 170 users of six HTTP/1.1 connections each. */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 1024;
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -27,6 +33,10 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
                 throw new IllegalArgumentException("port of " + listener.id() + " must be 0..65535, was " + port);
             }
         }
+        if (maxConnections < 1 || maxConnectionsPerClient < 1) {
+            throw new IllegalArgumentException("connection caps must be at least 1, were " + maxConnections
+                    + " per listener and " + maxConnectionsPerClient + " per client");
+        }
     }
 
     /** Loopback, the seed's ports 8000 to 8003, the generated certificate under the user's home. */
@@ -35,7 +45,8 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         for (Listener listener : Listener.values()) {
             ports.put(listener, listener.defaultPort());
         }
-        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false);
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false,
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
     }
 
     /** Loopback, every port chosen by the system, requests counted: for tests. */
@@ -44,7 +55,8 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         for (Listener listener : Listener.values()) {
             ports.put(listener, 0);
         }
-        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true);
+        return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true,
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
     }
 
     public int port(Listener listener) {
@@ -54,22 +66,27 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network, countRequests);
+        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient);
+    }
+
+    /** At most {@code perListener} open connections per listener, {@code perClient} of them from one address. */
+    public ServerSettings withConnectionCaps(int perListener, int perClient) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient);
     }
 
     public ServerSettings withCountRequests(boolean count) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient);
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -17,9 +18,12 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -38,8 +42,9 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * The server's TLS key store: the user's own, or a self-signed certificate for {@code localhost},
  * {@code 127.0.0.1}, {@code ::1}, {@code h2bench.test} and {@code *.h2bench.test} (seed 001's
- * 16 origins) generated on first use and reused afterwards; a generated one that lacks a name
- * (written by an older version) is generated again.
+ * 16 origins), and every other address the server answers on, generated on first use and reused
+ * afterwards; a generated one that lacks a name (written by an older version, or for another link)
+ * is generated again.
  */
 public final class TlsMaterial {
 
@@ -68,13 +73,30 @@ public final class TlsMaterial {
 
     /** Loads {@code keystore}; if {@code generateIfMissing} and it does not exist, creates it first. */
     public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing) throws IOException {
+        return load(keystore, password, generateIfMissing, List.of());
+    }
+
+    /**
+     * The same, for a server that also answers on {@code addresses} (the kernel link's 198.18.N.2, a
+     * bound address): a generated store whose certificate lacks one of them is generated again, for
+     * them and every address it named before, so that servers on different links do not take turns.
+     */
+    public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing, Collection<String> addresses)
+            throws IOException {
         boolean generated = false;
         if (!Files.exists(keystore) && !generateIfMissing) {
             throw new IOException("key store not found: " + keystore);
         }
-        if (generateIfMissing && (!Files.exists(keystore) || !coversEveryName(keystore, password))) {
-            writeSelfSigned(keystore, password);
-            generated = true;
+        if (generateIfMissing) {
+            Set<String> named = Files.exists(keystore) ? alternativeNames(keystore, password) : Set.of();
+            Set<String> needed = new TreeSet<>(DNS_NAMES);
+            needed.addAll(ipAddresses(List.of("127.0.0.1", "::1")));
+            needed.addAll(ipAddresses(addresses));
+            if (!named.containsAll(needed)) {
+                needed.addAll(named);
+                writeSelfSigned(keystore, password, needed);
+                generated = true;
+            }
         }
         return new TlsMaterial(keystore, password, fingerprintOf(keystore, password), generated);
     }
@@ -97,12 +119,12 @@ public final class TlsMaterial {
         return generated;
     }
 
-    private static void writeSelfSigned(Path keystore, String password) throws IOException {
+    private static void writeSelfSigned(Path keystore, String password, Set<String> names) throws IOException {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048, new SecureRandom());
             KeyPair pair = generator.generateKeyPair();
-            X509Certificate certificate = selfSign(pair);
+            X509Certificate certificate = selfSign(pair, names);
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setKeyEntry(ALIAS, pair.getPrivate(), password.toCharArray(), new Certificate[] {certificate});
@@ -119,7 +141,8 @@ public final class TlsMaterial {
         }
     }
 
-    private static X509Certificate selfSign(KeyPair pair) throws GeneralSecurityException, OperatorCreationException, IOException {
+    private static X509Certificate selfSign(KeyPair pair, Set<String> dnsNamesAndAddresses)
+            throws GeneralSecurityException, OperatorCreationException, IOException {
         X500Name subject = new X500Name("CN=localhost, O=h2bench test server");
         Instant now = Instant.now();
         X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
@@ -130,9 +153,9 @@ public final class TlsMaterial {
                 subject,
                 pair.getPublic());
         List<GeneralName> names = new ArrayList<>();
-        DNS_NAMES.forEach(name -> names.add(new GeneralName(GeneralName.dNSName, name)));
-        names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
-        names.add(new GeneralName(GeneralName.iPAddress, "::1"));
+        for (String name : dnsNamesAndAddresses) {
+            names.add(new GeneralName(isAddress(name) ? GeneralName.iPAddress : GeneralName.dNSName, name));
+        }
         builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
         builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
@@ -140,21 +163,40 @@ public final class TlsMaterial {
         return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
     }
 
-    /** False when the generated key store's certificate lacks one of {@link #DNS_NAMES}. */
-    private static boolean coversEveryName(Path keystore, String password) throws IOException {
+    /** The DNS names and IP addresses (in {@link #ipAddresses} form) the store's certificate names; none if unreadable as ours. */
+    private static Set<String> alternativeNames(Path keystore, String password) throws IOException {
         try (InputStream in = Files.newInputStream(keystore)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, password == null ? null : password.toCharArray());
             X509Certificate certificate = (X509Certificate) store.getCertificate(ALIAS);
             if (certificate == null || certificate.getSubjectAlternativeNames() == null) {
-                return false;
+                return Set.of();
             }
-            List<String> names = certificate.getSubjectAlternativeNames().stream()
-                    .map(name -> name.get(1).toString()).toList();
-            return names.containsAll(DNS_NAMES);
+            Set<String> names = new TreeSet<>();
+            for (List<?> name : certificate.getSubjectAlternativeNames()) {
+                String value = name.get(1).toString();
+                names.add(Integer.valueOf(GeneralName.iPAddress).equals(name.get(0)) ? ipAddresses(List.of(value)).get(0) : value);
+            }
+            return names;
         } catch (IOException | GeneralSecurityException e) {
             throw new IOException("cannot read key store " + keystore + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Literal IP addresses in one canonical form ({@code ::1} and {@code 0:0:0:0:0:0:0:1} alike). */
+    private static List<String> ipAddresses(Collection<String> literals) throws IOException {
+        List<String> canonical = new ArrayList<>();
+        for (String literal : literals) {
+            if (!isAddress(literal)) {
+                throw new IOException("not an IP address: " + literal);
+            }
+            canonical.add(InetAddress.getByName(literal).getHostAddress());
+        }
+        return canonical;
+    }
+
+    private static boolean isAddress(String name) {
+        return name.contains(":") || name.chars().allMatch(c -> c == '.' || Character.isDigit(c));
     }
 
     private static String fingerprintOf(Path keystore, String password) throws IOException {

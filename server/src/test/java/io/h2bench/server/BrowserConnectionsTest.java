@@ -59,7 +59,6 @@ class BrowserConnectionsTest extends SharedServerTest {
                 "--ignore-certificate-errors",
                 // Every *.h2bench.test to loopback, any other name unresolvable: no traffic leaves the machine.
                 "--host-resolver-rules=MAP *.h2bench.test 127.0.0.1, MAP * ~NOTFOUND",
-                "--virtual-time-budget=10000",
                 "--dump-dom", url))
                 .redirectOutput(out.toFile())
                 .redirectError(profile.resolve("chromium.log").toFile())

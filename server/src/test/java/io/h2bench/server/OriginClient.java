@@ -12,12 +12,6 @@ import java.util.regex.Pattern;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.HttpClientTransport;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 import io.h2bench.server.objects.AveragePage;
 
@@ -33,15 +27,7 @@ final class OriginClient implements AutoCloseable {
     private final HttpClient client;
 
     OriginClient(Listener listener, int connectionsPerOrigin) throws Exception {
-        ClientConnector connector = new ClientConnector();
-        SslContextFactory.Client tls = new SslContextFactory.Client(true);
-        tls.setEndpointIdentificationAlgorithm(null);
-        connector.setSslContextFactory(tls);
-        HttpClientTransport transport = switch (listener) {
-            case H1, H1_TLS -> new HttpClientTransportOverHTTP(connector);
-            case H2, H2C -> new HttpClientTransportOverHTTP2(new HTTP2Client(connector));
-        };
-        client = new HttpClient(transport);
+        client = TestClients.jetty(listener);
         client.setMaxConnectionsPerDestination(connectionsPerOrigin);
         client.setSocketAddressResolver((host, port, context, promise) -> promise.succeeded(
                 List.of(new InetSocketAddress(host.endsWith(AveragePage.DOMAIN_SUFFIX) ? "127.0.0.1" : host, port))));

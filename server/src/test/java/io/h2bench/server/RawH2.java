@@ -46,6 +46,15 @@ final class RawH2 implements AutoCloseable {
         return client;
     }
 
+    /** Connects with {@code SETTINGS_INITIAL_WINDOW_SIZE} set: at 0 the server may send no DATA on any stream. */
+    static RawH2 connect(int port, int initialWindowSize) throws IOException {
+        RawH2 client = new RawH2(new Socket("127.0.0.1", port));
+        client.out.write(PREFACE);
+        int w = initialWindowSize;
+        client.frame(0x4, 0, 0, new byte[] {0, 0x4, (byte) (w >>> 24), (byte) (w >>> 16), (byte) (w >>> 8), (byte) w});
+        return client;
+    }
+
     /** A GET header block for a path, small enough for one frame. */
     static byte[] get(String path) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
@@ -86,6 +95,11 @@ final class RawH2 implements AutoCloseable {
 
     void reset(int streamId, int error) throws IOException {
         frame(RST_STREAM, 0, streamId, new byte[] {(byte) (error >>> 24), (byte) (error >>> 16), (byte) (error >>> 8), (byte) error});
+    }
+
+    /** The TCP connection, for a test that holds it without speaking HTTP/2 any more. */
+    Socket socket() {
+        return socket;
     }
 
     void flush() throws IOException {

@@ -11,14 +11,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Slowloris: many connections that send nothing, or a request head one byte at a time. Jetty holds
- * them without a thread each, so others are served; the idle timeout (1 s here, 30 s by default)
- * closes them once they stop. Jetty 12.1 has no deadline for a whole request head.
+ * Slowloris on every listener: many connections that send nothing (not even a TLS ClientHello), or
+ * a request head one byte at a time (inside TLS on h1-tls and h2). Jetty holds them without a thread
+ * each, so others are served; the idle timeout (1 s here, 30 s by default) closes them once they
+ * stop. Jetty 12.1 has no deadline for a whole request head; ConnectionCapTest bounds their number.
  */
 class SlowlorisTest extends AbuseTestBase {
 
@@ -30,15 +34,16 @@ class SlowlorisTest extends AbuseTestBase {
 
     @BeforeAll
     static void shortenIdleTimeouts() {
-        server.connector(Listener.H1).setIdleTimeout(IDLE.toMillis());
-        server.connector(Listener.H2C).setIdleTimeout(IDLE.toMillis());
+        for (Listener listener : Listener.values()) {
+            server.connector(listener).setIdleTimeout(IDLE.toMillis());
+        }
     }
 
     @ParameterizedTest
-    @EnumSource(value = Listener.class, names = {"H1", "H2C"})
+    @EnumSource(Listener.class)
     void shouldCloseSilentConnectionsAtTheIdleTimeoutWhileOthersAreServed(Listener listener) throws Exception {
         int closed = bystanders.survive(listener, () -> {
-            List<Socket> silent = connect(listener);
+            List<Socket> silent = connect(listener, false);
             return closedByServer(silent);
         });
 
@@ -46,10 +51,10 @@ class SlowlorisTest extends AbuseTestBase {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Listener.class, names = {"H1", "H2C"})
+    @EnumSource(Listener.class)
     void shouldServeOthersWhileHeadsTrickleAndCloseTheTricklersWhenTheyPause(Listener listener) throws Exception {
         int closed = bystanders.survive(listener, () -> {
-            List<Socket> slow = connect(listener);
+            List<Socket> slow = connect(listener, true);
             for (Socket socket : slow) {
                 socket.getOutputStream().write(headStart(listener));
             }
@@ -60,16 +65,27 @@ class SlowlorisTest extends AbuseTestBase {
         assertThat(closed).as("trickling connections closed after they paused").isEqualTo(ATTACKERS);
     }
 
-    private static List<Socket> connect(Listener listener) throws IOException {
+    /** Silent ones send nothing, not even a TLS ClientHello; the others complete TLS (ALPN h2 on h2) first. */
+    private static List<Socket> connect(Listener listener, boolean handshake) throws IOException {
         List<Socket> sockets = new ArrayList<>();
         for (int i = 0; i < ATTACKERS; i++) {
-            sockets.add(new Socket("127.0.0.1", server.port(listener)));
+            Socket socket = new Socket("127.0.0.1", server.port(listener));
+            sockets.add(handshake && listener.secure() ? overTls(socket, listener) : socket);
         }
         return sockets;
     }
 
+    private static Socket overTls(Socket socket, Listener listener) throws IOException {
+        SSLSocket tls = (SSLSocket) TestClients.trustAll().getSocketFactory().createSocket(socket, "localhost", socket.getPort(), true);
+        SSLParameters parameters = tls.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {listener == Listener.H2 ? "h2" : "http/1.1"});
+        tls.setSSLParameters(parameters);
+        tls.startHandshake();
+        return tls;
+    }
+
     private static byte[] headStart(Listener listener) {
-        if (listener == Listener.H1) {
+        if (listener == Listener.H1 || listener == Listener.H1_TLS) {
             return "GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
         }
         byte[] start = new byte[PREFACE.length + 9 + HEADERS_OF_1000_BYTES.length];

@@ -79,6 +79,18 @@ class TestObjectsTest extends SharedServerTest {
         assertThat(get(Listener.H1, "/option?size=44k&delay=10&n=3").body()).hasSize(45_056);
     }
 
+    @ParameterizedTest
+    @EnumSource(Listener.class)
+    void shouldSendTheLengthAndNoBodyWhenAskedWithHead(Listener listener) throws Exception {
+        URI uri = server.baseUri(listener).resolve("/large-text.txt");
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValueAsLong("content-length")).hasValue(2_097_152L);
+        assertThat(response.body()).isEmpty();
+    }
+
     @Test
     void shouldServeTheSameTextBytesWhenRestarted() throws Exception {
         byte[] first = get(Listener.H1, "/large-text.txt").body();

@@ -32,16 +32,11 @@ class TlsMaterialTest {
         Path store = dir.resolve("localhost.p12");
         TlsMaterial.load(store, "secret", true);
 
-        KeyStore keyStore = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            keyStore.load(in, "secret".toCharArray());
-        }
-        X509Certificate certificate = (X509Certificate) keyStore.getCertificate(TlsMaterial.ALIAS);
-        List<String> names = certificate.getSubjectAlternativeNames().stream().map(n -> n.get(1).toString()).toList();
+        List<String> names = alternativeNames(store);
 
         assertThat(names).contains("localhost", "127.0.0.1", "h2bench.test", "*.h2bench.test")
                 .anyMatch(n -> n.startsWith("0:0:0:0:0:0:0:1"));
-        assertThat(keyStore.isKeyEntry(TlsMaterial.ALIAS)).isTrue();
+        assertThat(keyStore(store).isKeyEntry(TlsMaterial.ALIAS)).isTrue();
     }
 
     @Test
@@ -63,11 +58,39 @@ class TlsMaterialTest {
     }
 
     @Test
+    void shouldGenerateAgainWhenTheStoreLacksAnAddressTheServerAnswersOnAndKeepTheOldOnes(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost.p12");
+        TlsMaterial.load(store, "secret", true);
+
+        TlsMaterial firstLink = TlsMaterial.load(store, "secret", true, List.of("198.18.0.2"));
+        TlsMaterial secondLink = TlsMaterial.load(store, "secret", true, List.of("198.18.0.6"));
+        TlsMaterial firstAgain = TlsMaterial.load(store, "secret", true, List.of("198.18.0.2", "::1"));
+
+        assertThat(firstLink.generated()).as("the link's address was missing").isTrue();
+        assertThat(secondLink.generated()).isTrue();
+        assertThat(firstAgain.generated()).as("both links' addresses are named now").isFalse();
+        assertThat(alternativeNames(store)).contains("localhost", "*.h2bench.test", "127.0.0.1", "198.18.0.2", "198.18.0.6");
+    }
+
+    @Test
     void shouldSaySoWhenThePasswordIsWrong(@TempDir Path dir) throws Exception {
         Path store = dir.resolve("localhost.p12");
         TlsMaterial.load(store, "secret", true);
 
         assertThatThrownBy(() -> TlsMaterial.load(store, "wrong", false))
                 .hasMessageContaining("cannot read key store " + store);
+    }
+
+    private static List<String> alternativeNames(Path store) throws Exception {
+        X509Certificate certificate = (X509Certificate) keyStore(store).getCertificate(TlsMaterial.ALIAS);
+        return certificate.getSubjectAlternativeNames().stream().map(n -> n.get(1).toString()).toList();
+    }
+
+    private static KeyStore keyStore(Path store) throws Exception {
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keyStore.load(in, "secret".toCharArray());
+        }
+        return keyStore;
     }
 }

@@ -37,7 +37,7 @@ public class ArticlesServlet extends HttpServlet {
             count = Quantities.count("count", request.getParameter("count"), DEFAULT_COUNT, 0, MAX_COUNT);
             embed = embedItems(request.getParameter("embed"));
         } catch (IllegalArgumentException e) {
-            PlainText.send(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
+            PlainText.send(request, response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
             return;
         }
         PushBuilder push = prefersItemPush(request) ? request.newPushBuilder() : null;
@@ -64,8 +64,7 @@ public class ArticlesServlet extends HttpServlet {
         json.append(",\"total\":").append(count).append("}");
         byte[] body = json.toString().getBytes(StandardCharsets.UTF_8);
         response.setContentType(JSON);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        NonBlockingBody.send(request, response, body);
     }
 
     private void item(String id, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -76,7 +75,7 @@ public class ArticlesServlet extends HttpServlet {
             number = -1;
         }
         if (number < 1 || number > MAX_COUNT || !id.equals(Integer.toString(number))) {
-            PlainText.send(response, HttpServletResponse.SC_NOT_FOUND, "not found: " + request.getRequestURI());
+            PlainText.send(request, response, HttpServletResponse.SC_NOT_FOUND, "not found: " + request.getRequestURI());
             return;
         }
         StaticObject article = StaticObject.of(href(number), JSON, article(number).getBytes(StandardCharsets.UTF_8));

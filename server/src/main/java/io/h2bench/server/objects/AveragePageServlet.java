@@ -27,7 +27,7 @@ public class AveragePageServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String path = request.getRequestURI();
         if (path.equals(CONNECTIONS)) {
-            PlainText.send(response, HttpServletResponse.SC_OK, connections.report().stripTrailing());
+            PlainText.send(request, response, HttpServletResponse.SC_OK, connections.report().stripTrailing());
             return;
         }
         connections.record(request.getServerName() + ":" + request.getServerPort(),
@@ -41,7 +41,7 @@ public class AveragePageServlet extends HttpServlet {
         int domain = AveragePage.domainOf(request.getServerName());
         StaticObject object = domain == 0 ? null : page.objects(domain).get(path);
         if (object == null) {
-            PlainText.send(response, HttpServletResponse.SC_NOT_FOUND,
+            PlainText.send(request, response, HttpServletResponse.SC_NOT_FOUND,
                     "not found: " + path + " on " + request.getServerName());
             return;
         }
@@ -51,10 +51,10 @@ public class AveragePageServlet extends HttpServlet {
     @Override
     protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!request.getRequestURI().equals(CONNECTIONS)) {
-            PlainText.send(response, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "only " + CONNECTIONS + " can be cleared");
+            PlainText.send(request, response, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "only " + CONNECTIONS + " can be cleared");
             return;
         }
         connections.clear();
-        PlainText.send(response, HttpServletResponse.SC_OK, "cleared");
+        PlainText.send(request, response, HttpServletResponse.SC_OK, "cleared");
     }
 }

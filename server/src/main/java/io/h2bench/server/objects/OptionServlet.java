@@ -7,8 +7,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -48,7 +46,7 @@ public class OptionServlet extends HttpServlet {
             size = Quantities.size("size", request.getParameter("size"), 0);
             delay = Quantities.delay("delay", request.getParameter("delay"));
         } catch (IllegalArgumentException e) {
-            PlainText.send(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
+            PlainText.send(request, response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
             return;
         }
         long received = drain(request.getInputStream());
@@ -58,7 +56,6 @@ public class OptionServlet extends HttpServlet {
         // Async and non-blocking: a client that stops reading holds no request thread (500 such clients
         // at the 64 MiB cap exhausted the pool and stalled everyone else); the idle timeout ends it.
         AsyncContext async = request.startAsync();
-        async.setTimeout(0);
         long body = "HEAD".equals(request.getMethod()) ? 0 : size;
         if (delay == 0) {
             sendBody(async, response, body);
@@ -69,41 +66,9 @@ public class OptionServlet extends HttpServlet {
 
     private static void sendBody(AsyncContext async, HttpServletResponse response, long size) {
         try {
-            ServletOutputStream out = response.getOutputStream();
-            out.setWriteListener(new PatternWriter(async, out, size));
+            NonBlockingBody.start(async, response, PATTERN, size);
         } catch (IOException | IllegalStateException e) {
             async.complete(); // the client left while we waited; nothing to tell it
-        }
-    }
-
-    /** Writes {@code size} bytes of the pattern whenever the connection can take them. */
-    private static final class PatternWriter implements WriteListener {
-        private final AsyncContext async;
-        private final ServletOutputStream out;
-        private long left;
-
-        PatternWriter(AsyncContext async, ServletOutputStream out, long size) {
-            this.async = async;
-            this.out = out;
-            this.left = size;
-        }
-
-        @Override
-        public void onWritePossible() throws IOException {
-            while (out.isReady()) {
-                if (left == 0) {
-                    async.complete();
-                    return;
-                }
-                int chunk = (int) Math.min(left, PATTERN.length);
-                out.write(PATTERN, 0, chunk);
-                left -= chunk;
-            }
-        }
-
-        @Override
-        public void onError(Throwable failure) {
-            async.complete();
         }
     }
 

@@ -32,7 +32,7 @@ public class PushedScriptServlet extends HttpServlet {
         }
         String push = request.getParameter("push");
         if (push != null && !push.equals("true") && !push.equals("false")) {
-            PlainText.send(response, HttpServletResponse.SC_BAD_REQUEST, "push must be true or false, was " + push);
+            PlainText.send(request, response, HttpServletResponse.SC_BAD_REQUEST, "push must be true or false, was " + push);
             return;
         }
         PushBuilder pushBuilder = "true".equals(push) ? request.newPushBuilder() : null;

@@ -26,7 +26,7 @@ public class ResourcePageServlet extends HttpServlet {
             Quantities.size("size", size, 0);
             Quantities.delay("delay", delay);
         } catch (IllegalArgumentException e) {
-            PlainText.send(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
+            PlainText.send(request, response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
             return;
         }
         String query = "size=" + (size == null ? "0" : size.trim()) + "&amp;delay=" + (delay == null ? "0" : delay.trim());
@@ -40,7 +40,6 @@ public class ResourcePageServlet extends HttpServlet {
         html.append("</body>\n</html>\n");
         byte[] body = html.toString().getBytes(StandardCharsets.UTF_8);
         response.setContentType("text/html;charset=utf-8");
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        NonBlockingBody.send(request, response, body);
     }
 }

@@ -23,7 +23,7 @@ public class StaticObjectServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         StaticObject object = objects.get(request.getRequestURI());
         if (object == null) {
-            PlainText.send(response, HttpServletResponse.SC_NOT_FOUND, "not found: " + request.getRequestURI());
+            PlainText.send(request, response, HttpServletResponse.SC_NOT_FOUND, "not found: " + request.getRequestURI());
             return;
         }
         write(object, request, response);
@@ -38,8 +38,7 @@ public class StaticObjectServlet extends HttpServlet {
             return;
         }
         response.setContentType(object.contentType());
-        response.setContentLength(object.size());
-        response.getOutputStream().write(object.bytes());
+        NonBlockingBody.send(request, response, object.bytes());
     }
 
     private static boolean matches(String ifNoneMatch, String etag) {

@@ -2,6 +2,8 @@ package io.h2bench.server.objects;
 
 import java.util.List;
 
+import jakarta.servlet.http.HttpServlet;
+
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 
@@ -27,20 +29,23 @@ public final class TestObjects {
     public static ServletContextHandler context() {
         SeedPage page = SeedPage.get();
         ServletContextHandler context = new ServletContextHandler("/");
-        context.addServlet(new ServletHolder("objects", new StaticObjectServlet(page.objects())), "/");
-        context.addServlet(new ServletHolder("push", new PushPageServlet(page.index(), page.dependencies())), "/push");
-        ServletHolder option = new ServletHolder("option", new OptionServlet());
-        option.setAsyncSupported(true);
-        context.addServlet(option, "/option");
-        context.addServlet(new ServletHolder("articles", new ArticlesServlet()), "/articles/*");
-        context.addServlet(new ServletHolder("resources", new ResourcePageServlet()), "/resources");
-        ServletHolder script = new ServletHolder("pushed-script", new PushedScriptServlet());
-        context.addServlet(script, PushedScriptServlet.PAGE);
-        context.addServlet(script, PushedScriptServlet.SCRIPT);
-        ServletHolder average = new ServletHolder("average", new AveragePageServlet(AveragePage.get()));
-        context.addServlet(average, AveragePage.PAGE_PATH);
-        context.addServlet(average, AveragePage.PREFIX + "*");
+        mount(context, "objects", new StaticObjectServlet(page.objects()), "/");
+        mount(context, "push", new PushPageServlet(page.index(), page.dependencies()), "/push");
+        mount(context, "option", new OptionServlet(), "/option");
+        mount(context, "articles", new ArticlesServlet(), "/articles/*");
+        mount(context, "resources", new ResourcePageServlet(), "/resources");
+        mount(context, "pushed-script", new PushedScriptServlet(), PushedScriptServlet.PAGE, PushedScriptServlet.SCRIPT);
+        mount(context, "average", new AveragePageServlet(AveragePage.get()), AveragePage.PAGE_PATH, AveragePage.PREFIX + "*");
         BodyFirstFilter.install(context, "option");
         return context;
+    }
+
+    /** Every servlet is asynchronous: each writes its body with {@link NonBlockingBody}. */
+    private static void mount(ServletContextHandler context, String name, HttpServlet servlet, String... paths) {
+        ServletHolder holder = new ServletHolder(name, servlet);
+        holder.setAsyncSupported(true);
+        for (String path : paths) {
+            context.addServlet(holder, path);
+        }
     }
 }
