@@ -66,7 +66,9 @@ start_nginx() {
     echo "== installing nginx-light (Debian package)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
   }
-  local dir="$run/nginx"
+  # absolute: nginx reads -c relative to its -p prefix, so a relative --out doubled the path
+  local dir
+  dir="$(realpath -m "$run/nginx")"
   mkdir -p "$dir/www" "$dir/tmp"
   head -c 100 /dev/zero | tr '\0' 'a' >"$dir/www/small.txt"
   head -c 45056 /dev/zero | tr '\0' 'b' >"$dir/www/small-text.txt"
