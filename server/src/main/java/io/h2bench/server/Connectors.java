@@ -68,8 +68,8 @@ final class Connectors {
         http2.setMaxConcurrentStreams(128);
         // More than 128 suspicious events a second (resets, empty frames, ...) end the connection with
         // GOAWAY(ENHANCE_YOUR_CALM): rapid reset (CVE-2023-44487) and empty CONTINUATION floods. A client's
-        // resets of pushed streams are not suspicious (PushAwareRateControl says why).
-        http2.setRateControlFactory(PushAwareRateControl.factory(128));
+        // resets of pushed streams and late WINDOW_UPDATEs are not suspicious (SuspiciousFramesRateControl says why).
+        http2.setRateControlFactory(SuspiciousFramesRateControl.factory(128));
         return http2;
     }
 

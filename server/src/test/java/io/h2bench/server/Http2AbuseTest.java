@@ -66,7 +66,7 @@ class Http2AbuseTest extends AbuseTestBase {
             }
         });
 
-        assertThat(end).as("resets of pushed streams are not rapid reset (PushAwareRateControl)").isEqualTo("nothing");
+        assertThat(end).as("resets of pushed streams are not rapid reset (SuspiciousFramesRateControl)").isEqualTo("nothing");
     }
 
     @Test

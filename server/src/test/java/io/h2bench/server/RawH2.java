@@ -21,6 +21,7 @@ final class RawH2 implements AutoCloseable {
     static final int RST_STREAM = 0x3;
     static final int PUSH_PROMISE = 0x5;
     static final int GOAWAY = 0x7;
+    static final int WINDOW_UPDATE = 0x8;
     static final int CONTINUATION = 0x9;
     static final int END_STREAM = 0x1;
     static final int END_HEADERS = 0x4;
@@ -97,6 +98,11 @@ final class RawH2 implements AutoCloseable {
         frame(RST_STREAM, 0, streamId, new byte[] {(byte) (error >>> 24), (byte) (error >>> 16), (byte) (error >>> 8), (byte) error});
     }
 
+    void windowUpdate(int streamId, int increment) throws IOException {
+        frame(WINDOW_UPDATE, 0, streamId, new byte[] {
+            (byte) (increment >>> 24), (byte) (increment >>> 16), (byte) (increment >>> 8), (byte) increment});
+    }
+
     /** The TCP connection, for a test that holds it without speaking HTTP/2 any more. */
     Socket socket() {
         return socket;
@@ -112,13 +118,7 @@ final class RawH2 implements AutoCloseable {
         int seen = 0;
         try {
             while (seen < count && System.nanoTime() < deadline) {
-                socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
-                int frameType = in.readUnsignedByte();
-                in.readUnsignedByte();
-                in.readInt();
-                in.readNBytes(length);
-                if (frameType == type) {
+                if (next(deadline).type == type) {
                     seen++;
                 }
             }
@@ -126,6 +126,22 @@ final class RawH2 implements AutoCloseable {
             return false;
         }
         return seen == count;
+    }
+
+    /** Reads frames until one ends {@code streamId} (END_STREAM set); false if the server ended first or {@code within} passed. */
+    boolean awaitEndOfStream(int streamId, Duration within) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                Frame frame = next(deadline);
+                if (frame.streamId == streamId && (frame.type == DATA || frame.type == HEADERS) && (frame.flags & END_STREAM) != 0) {
+                    return true;
+                }
+            }
+        } catch (EOFException | SocketTimeoutException e) {
+            return false;
+        }
+        return false;
     }
 
     /**
@@ -136,17 +152,12 @@ final class RawH2 implements AutoCloseable {
         long deadline = System.nanoTime() + within.toNanos();
         try {
             while (System.nanoTime() < deadline) {
-                socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
-                int type = in.readUnsignedByte();
-                in.readUnsignedByte();
-                in.readInt();
-                byte[] payload = in.readNBytes(length);
-                if (type == GOAWAY) {
-                    return "GOAWAY " + errorCode(payload, 4);
+                Frame frame = next(deadline);
+                if (frame.type == GOAWAY) {
+                    return "GOAWAY " + errorCode(frame.payload, 4);
                 }
-                if (type == RST_STREAM && resetCounts) {
-                    return "RST_STREAM " + errorCode(payload, 0);
+                if (frame.type == RST_STREAM && resetCounts) {
+                    return "RST_STREAM " + errorCode(frame.payload, 0);
                 }
             }
             return "nothing";
@@ -157,6 +168,19 @@ final class RawH2 implements AutoCloseable {
         } catch (IOException e) {
             return "closed (" + e.getMessage() + ")";
         }
+    }
+
+    private record Frame(int type, int flags, int streamId, byte[] payload) {
+    }
+
+    /** The next frame, waiting at most until {@code deadline} (a {@link System#nanoTime()}). */
+    private Frame next(long deadline) throws IOException {
+        socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
+        int type = in.readUnsignedByte();
+        int flags = in.readUnsignedByte();
+        int streamId = in.readInt() & 0x7fffffff;
+        return new Frame(type, flags, streamId, in.readNBytes(length));
     }
 
     @Override
