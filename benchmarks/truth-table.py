@@ -6,8 +6,11 @@
                                       sample of each label left out (JIT warm-up; on reused
                                       connections also the one that opened the connection)
   truth-table.py table RESULTS.csv    the Markdown table: per cell the sampler's median and p90,
-                                      its peer's, their ratios and whether the cell meets the
-                                      target (median within 5 %, p90 within 15 % of the peer's)
+                                      the target peer's (go: Go's net/http with the sampler's
+                                      receive buffer), their ratios and whether the cell meets the
+                                      target (median within 5 %, p90 within 15 %); beside them the
+                                      medians of the autotuned peers (go-auto, and HttpClient4, curl
+                                      or h2load) and the sampler's ratio to them
 """
 import csv
 import statistics
@@ -16,7 +19,8 @@ from collections import defaultdict
 
 MEDIAN_BAND = 0.05
 P90_BAND = 0.15
-PEER = {"h1": "hc4", "h1-tls": "hc4"}
+TARGET_PEER = "go"
+AUTOTUNED_PEERS = {"h1": ["hc4"], "h1-tls": ["hc4"], "h2": ["curl", "h2load"], "h2c": ["curl", "h2load"]}
 SIZES = ["100B", "44kB", "400kB", "2MiB", "10MiB"]
 
 
@@ -47,13 +51,13 @@ def table(path):
             cells[(row["loss"], row["connections"], row["protocol"], row["size"], row["client"])].append(float(row["ms"]))
     keys = sorted({key[:4] for key in cells},
                   key=lambda k: (k[0], k[1] != "new", ["h1", "h1-tls", "h2", "h2c"].index(k[2]), SIZES.index(k[3])))
-    print("| loss | connections | protocol | size | h2bench median | p90 | peer | peer median | p90 "
-          "| median ratio | p90 ratio | target |")
-    print("|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|")
+    print("| loss | connections | protocol | size | h2bench median | p90 | go median | p90 "
+          "| median ratio | p90 ratio | target | go-auto median | ratio | JMeter/curl peer | median | ratio |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|")
     met = total = 0
     for key in keys:
         ours = cells.get(key + ("h2bench",))
-        peer_name, theirs = peer_of(cells, key)
+        theirs = cells.get(key + (TARGET_PEER,))
         if not ours or not theirs:
             continue
         median_ratio = statistics.median(ours) / statistics.median(theirs)
@@ -61,19 +65,26 @@ def table(path):
         ok = abs(median_ratio - 1) <= MEDIAN_BAND and abs(p90_ratio - 1) <= P90_BAND
         met += ok
         total += 1
-        print(f"| {' | '.join(key)} | {statistics.median(ours):,.0f} | {p90(ours):,.0f} | {peer_name} "
+        print(f"| {' | '.join(key)} | {statistics.median(ours):,.0f} | {p90(ours):,.0f} "
               f"| {statistics.median(theirs):,.0f} | {p90(theirs):,.0f} | {median_ratio:.2f} | {p90_ratio:.2f} "
-              f"| {'met' if ok else 'missed'} |")
+              f"| {'met' if ok else 'missed'} | {beside(ours, cells.get(key + ('go-auto',)))} "
+              f"| {autotuned(cells, key) or '-'} | {beside(ours, cells.get(key + (autotuned(cells, key),)))} |")
     print(f"\n{met} of {total} cells within the target (median within {MEDIAN_BAND:.0%}, "
-          f"p90 within {P90_BAND:.0%} of the peer's).")
+          f"p90 within {P90_BAND:.0%} of go's).")
 
 
-def peer_of(cells, key):
-    names = [PEER[key[2]]] if key[2] in PEER else ["curl", "h2load"]
-    for name in names:
+def beside(ours, theirs):
+    """A peer's median and the sampler's ratio to it, as two table cells."""
+    if not theirs:
+        return "- | -"
+    return f"{statistics.median(theirs):,.0f} | {statistics.median(ours) / statistics.median(theirs):.2f}"
+
+
+def autotuned(cells, key):
+    for name in AUTOTUNED_PEERS[key[2]]:
         if key + (name,) in cells:
-            return name, cells[key + (name,)]
-    return None, None
+            return name
+    return None
 
 
 if __name__ == "__main__":

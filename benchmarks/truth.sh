@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Is what the sampler measures the network's? (issue 19) On the kernel link at 100 ms, one user
 # downloads objects of several sizes over h1, h1-tls, h2 and h2c, on new and on reused connections,
-# at each loss rate. Every cell has a peer in the same run, against the same server:
-#   h1, h1-tls   JMeter's own HTTP Request (HttpClient4), interleaved with the sampler in one plan
-#   h2, h2c      curl (one transfer per connection) for new connections, h2load (nghttp2) on one
-#                connection for reused ones
+# at each loss rate. Every cell has peers in the same run, against the same server:
+#   go           Go's net/http (benchmarks/peer), every protocol, its sockets given the receive
+#                buffer the sampler gives its own (SO_RCVBUF, see sampler.md): the target's peer
+#   go-auto      the same client with Linux's receive autotuning, as curl and HttpClient4 run
+#   hc4          JMeter's own HTTP Request (HttpClient4) for h1 and h1-tls, interleaved with the
+#                sampler in one plan
+#   curl, h2load for h2 and h2c: curl (one transfer per connection) for new connections, h2load
+#                (nghttp2) on one connection for reused ones
 # Prints and writes target/h2bench-truth/truth.md (median and p90 per cell and their ratios to the
-# peer's; the target: median within 5 %, p90 within 15 %) with results.csv and machine.txt.
-# Needs root or user namespaces (the kernel engine), curl and h2load (apt-get install curl
+# peers'; the target: median within 5 %, p90 within 15 % of go's) with results.csv and machine.txt.
+# Needs root or user namespaces (the kernel engine), Go, curl and h2load (apt-get install curl
 # nghttp2-client). Build first (mvn -B package -DskipTests). At 1 % loss a 10 MiB download takes
 # about a minute (TCP backs off at every loss), so the whole grid takes hours: narrow it with --loss
 # and --sizes.
@@ -46,8 +50,8 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || { echo "truth.sh: --repeats takes a positive number" >&2; exit 2; }
-for tool in curl h2load; do
-  command -v "$tool" >/dev/null || { echo "truth.sh: needs $tool (apt-get install curl nghttp2-client)" >&2; exit 1; }
+for tool in curl h2load go; do
+  command -v "$tool" >/dev/null || { echo "truth.sh: needs $tool (apt-get install curl nghttp2-client; Go from go.dev)" >&2; exit 1; }
 done
 
 path_of() {
@@ -66,6 +70,11 @@ fresh_run "$run" "$out" || exit 1
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 for size in $sizes; do echo "$size,$(path_of "$size")"; done >"$run/sizes.csv"
+(cd benchmarks/peer && go build -o "$root/$run/peer" .) || { echo "truth.sh: could not build benchmarks/peer" >&2; exit 1; }
+# The sampler's receive buffer (ReceiveBuffer): what net.core.rmem_max allows, at most 16 MiB, and
+# autotuning where that is below 4 MiB.
+rmem_max="$(cat /proc/sys/net/core/rmem_max)"
+sampler_rcvbuf=$(( rmem_max < 4194304 ? 0 : (rmem_max < 16777216 ? rmem_max : 16777216) ))
 results="$out/results.csv"
 echo "loss,connections,protocol,size,client,ms" >"$results"
 
@@ -125,6 +134,28 @@ peer_cells() {
   fi
 }
 
+# go_cells LOSS CONN PROTOCOL: benchmarks/peer with the sampler's receive buffer (go) and with
+# autotuning (go-auto), the objects in the sampler's order; the first round left out, as the sampler's
+go_cells() {
+  local loss="$1" conn="$2" protocol="$3" base client rcvbuf size urls=() names=()
+  case "$protocol" in
+    h1) base="http://$host:$(server_port h1_port)" ;;
+    h1-tls) base="https://$host:$(server_port tls_port)" ;;
+    h2) base="https://$host:$(server_port h2_port)" ;;
+    h2c) base="http://$host:$(server_port h2c_port)" ;;
+  esac
+  for size in $sizes; do urls+=("$base$(path_of "$size")"); names+=("$size"); done
+  for client in go go-auto; do
+    rcvbuf=$([ "$client" = go ] && echo "$sampler_rcvbuf" || echo 0)
+    timeout 1800 "$run/peer" -protocol "$protocol" -connections "$conn" -n "$(( repeats + 1 ))" \
+      -rcvbuf "$rcvbuf" "${urls[@]}" >"$run/$loss-$conn-$protocol-$client.csv"
+    for size in "${!urls[@]}"; do
+      awk -F, -v i="$size" 'NR > 1 && $1 > 1 && $2 == i { print $3 }' "$run/$loss-$conn-$protocol-$client.csv" \
+        | record "$loss" "$conn" "$protocol" "${names[$size]}" "$client"
+    done
+  done
+}
+
 for loss in $losses; do
   echo "== loss $loss: server behind the kernel link, $latency"
   stop_server
@@ -135,6 +166,7 @@ for loss in $losses; do
     for protocol in $protocols; do
       echo "   $conn connections, $protocol: $(date -u +%H:%M:%S)"
       sampler_cells "$loss" "$conn" "$protocol"
+      go_cells "$loss" "$conn" "$protocol"
       case "$protocol" in h2|h2c) peer_cells "$loss" "$conn" "$protocol" ;; esac
     done
   done
@@ -143,7 +175,7 @@ stop_server
 
 { echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo none)"
   echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(uname -r), load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "peers: $(curl --version | head -1 | cut -d' ' -f1-2), $(h2load --version | head -1)"
+  echo "peers: $(go version | cut -d' ' -f3) net/http (go: SO_RCVBUF $sampler_rcvbuf as the sampler's; go-auto: autotuning), $(curl --version | head -1 | cut -d' ' -f1-2), $(h2load --version | head -1)"
   echo "repeats: $repeats per cell and client; link: $latency round trip, kernel engine"
 } >"$out/machine.txt"
 python3 benchmarks/truth-table.py table "$results" >"$out/truth.md"

@@ -1,0 +1,3 @@
+module h2bench/benchmarks/peer
+
+go 1.24
