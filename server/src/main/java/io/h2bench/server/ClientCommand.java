@@ -50,7 +50,7 @@ final class ClientCommand {
         return builder.start().waitFor();
     }
 
-    /** Runs the client to its end with H2BENCH_HOST and H2BENCH_H1_PORT... set; returns its exit code. */
+    /** Runs the client to its end with H2BENCH_HOST and H2BENCH_H1_PORT... (H2BENCH_H3_PORT when h3 runs) set; returns its exit code. */
     static int run(List<String> command, H2BenchServer server) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         Map<String, String> env = builder.environment();
@@ -58,6 +58,9 @@ final class ClientCommand {
         for (Listener listener : Listener.values()) {
             String name = listener.id().toUpperCase(Locale.ROOT).replace('-', '_');
             env.put("H2BENCH_" + name + "_PORT", Integer.toString(server.port(listener)));
+        }
+        if (server.h3Port() > 0) {
+            env.put("H2BENCH_H3_PORT", Integer.toString(server.h3Port()));
         }
         Process client = builder.start();
         try {
