@@ -1,13 +1,8 @@
 package io.h2bench.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.eclipse.jetty.http3.server.HTTP3ServerConnectionFactory;
 import org.eclipse.jetty.http3.server.HTTP3ServerQuicConfiguration;
@@ -84,11 +79,7 @@ final class Http3Listener {
         return notStartedReason;
     }
 
-    /**
-     * Quiche reads the key and certificate as PEM files, which Jetty exports from the key store into
-     * a work directory: this one is the connector's own, made private at start and removed at stop
-     * (the server stops at JVM shutdown, so Ctrl-C and SIGTERM remove it too).
-     */
+    /** Quiche's connector with a PEM directory ({@link PemDirectory}) of its own while it runs. */
     private static final class PemDirectoryConnector extends QuicheServerConnector {
 
         private Path pemDirectory;
@@ -100,8 +91,7 @@ final class Http3Listener {
 
         @Override
         protected void doStart() throws Exception {
-            pemDirectory = Files.createTempDirectory("h2bench-quic-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            pemDirectory = PemDirectory.create();
             getServerQuicConfiguration().setPemWorkDirectory(pemDirectory);
             try {
                 super.doStart();
@@ -121,21 +111,10 @@ final class Http3Listener {
         }
 
         private void deletePemDirectory() throws IOException {
-            if (pemDirectory == null) {
-                return;
+            if (pemDirectory != null) {
+                PemDirectory.delete(pemDirectory);
+                pemDirectory = null;
             }
-            try (Stream<Path> files = Files.walk(pemDirectory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(Http3Listener::delete);
-            }
-            pemDirectory = null;
-        }
-    }
-
-    private static void delete(Path path) {
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
