@@ -2,6 +2,9 @@ package io.h2bench.server;
 
 import io.h2bench.server.netem.kernel.KernelLink;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -44,10 +47,19 @@ final class ClientCommand {
         ProcessHandle.Info self = ProcessHandle.current().info();
         List<String> line = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "--net", "--"));
         line.add(self.command().orElseThrow(() -> new IOException("cannot find this process's java command")));
-        line.addAll(List.of(self.arguments().orElseThrow(() -> new IOException("cannot read this process's arguments"))));
+        line.addAll(arguments());
         ProcessBuilder builder = new ProcessBuilder(line).inheritIO();
         builder.environment().put(IN_USER_NAMESPACE, "1");
         return builder.start().waitFor();
+    }
+
+    /**
+     * This process's arguments, from {@code /proc/self/cmdline}: {@code ProcessHandle.Info} gives none
+     * when the command line passes 4 KiB (a page), which a class path of the server's jars does.
+     */
+    private static List<String> arguments() throws IOException {
+        String[] commandLine = Files.readString(Path.of("/proc/self/cmdline"), StandardCharsets.UTF_8).split("\0");
+        return List.of(commandLine).subList(1, commandLine.length);
     }
 
     /** Runs the client to its end with H2BENCH_HOST and H2BENCH_H1_PORT... (H2BENCH_H3_PORT when h3 runs) set; returns its exit code. */
