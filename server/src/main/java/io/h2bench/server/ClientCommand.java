@@ -2,6 +2,9 @@ package io.h2bench.server;
 
 import io.h2bench.server.netem.kernel.KernelLink;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -44,13 +47,22 @@ final class ClientCommand {
         ProcessHandle.Info self = ProcessHandle.current().info();
         List<String> line = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "--net", "--"));
         line.add(self.command().orElseThrow(() -> new IOException("cannot find this process's java command")));
-        line.addAll(List.of(self.arguments().orElseThrow(() -> new IOException("cannot read this process's arguments"))));
+        line.addAll(arguments());
         ProcessBuilder builder = new ProcessBuilder(line).inheritIO();
         builder.environment().put(IN_USER_NAMESPACE, "1");
         return builder.start().waitFor();
     }
 
-    /** Runs the client to its end with H2BENCH_HOST and H2BENCH_H1_PORT... set; returns its exit code. */
+    /**
+     * This process's arguments, from {@code /proc/self/cmdline}: {@code ProcessHandle.Info} gives none
+     * when the command line passes 4 KiB (a page), which a class path of the server's jars does.
+     */
+    private static List<String> arguments() throws IOException {
+        String[] commandLine = Files.readString(Path.of("/proc/self/cmdline"), StandardCharsets.UTF_8).split("\0");
+        return List.of(commandLine).subList(1, commandLine.length);
+    }
+
+    /** Runs the client to its end with H2BENCH_HOST and H2BENCH_H1_PORT... (H2BENCH_H3_PORT when h3 runs) set; returns its exit code. */
     static int run(List<String> command, H2BenchServer server) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         Map<String, String> env = builder.environment();
@@ -58,6 +70,9 @@ final class ClientCommand {
         for (Listener listener : Listener.values()) {
             String name = listener.id().toUpperCase(Locale.ROOT).replace('-', '_');
             env.put("H2BENCH_" + name + "_PORT", Integer.toString(server.port(listener)));
+        }
+        if (server.h3Port() > 0) {
+            env.put("H2BENCH_H3_PORT", Integer.toString(server.h3Port()));
         }
         Process client = builder.start();
         try {

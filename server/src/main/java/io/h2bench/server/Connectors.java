@@ -19,10 +19,13 @@ final class Connectors {
 
     private final Server server;
     private final TlsMaterial tls;
+    private final AltSvc altSvc;
 
-    Connectors(Server server, TlsMaterial tls) {
+    /** {@code altSvc} announces the h3 listener on the TLS listeners' HTTP/1.1 responses (HTTP/2's: Jetty's factory). */
+    Connectors(Server server, TlsMaterial tls, AltSvc altSvc) {
         this.server = server;
         this.tls = tls;
+        this.altSvc = altSvc;
     }
 
     ServerConnector create(Listener listener) {
@@ -34,8 +37,14 @@ final class Connectors {
         };
     }
 
+    /** The h3 listener on {@code host}, with the same certificate, added to the server (not opened yet). */
+    Http3Listener http3(String host) {
+        return Http3Listener.create(server, sslContextFactory(), secureConfiguration(), host);
+    }
+
     private ServerConnector http11OverTls() {
         HttpConfiguration https = secureConfiguration();
+        https.addCustomizer(altSvc);
         // ALPN offering only http/1.1, so clients that ask for h2 are told plainly: not here.
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("http/1.1");
         alpn.setDefaultProtocol("http/1.1");
@@ -47,6 +56,7 @@ final class Connectors {
 
     private ServerConnector http2OverTls() {
         HttpConfiguration https = secureConfiguration();
+        https.addCustomizer(altSvc);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
         alpn.setDefaultProtocol("http/1.1");
         return new ServerConnector(server,

@@ -24,7 +24,8 @@ import io.h2bench.server.netem.kernel.KernelLink;
 import io.h2bench.server.objects.TestObjects;
 
 /**
- * The embedded Jetty server: four listeners, one set of test objects. Start it on port 0 in tests.
+ * The embedded Jetty server: four TCP listeners and the h3 one ({@link Http3Listener}), one set of
+ * test objects. Start it on port 0 in tests.
  * With network emulation, Jetty listens on internal loopback ports and a {@link LatencyProxy} per
  * listener takes the public port, so every byte to and from Jetty crosses the emulated link. On the
  * kernel engine ({@link NetworkEngine}) Jetty listens inside the {@link KernelLink}'s network
@@ -40,20 +41,22 @@ public final class H2BenchServer implements AutoCloseable {
     private final Map<Listener, RefusalLog> refused;
     private final RequestCounter requests;
     private final Map<Listener, LatencyProxy> proxies;
+    private final Http3Listener h3;
     private final TlsMaterial tls;
     private final String host;
     private final LinkProfile network;
     private final NetworkEngine.Choice engine;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
-                          Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, TlsMaterial tls, ServerSettings settings,
-                          NetworkEngine.Choice engine) {
+                          Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, Http3Listener h3,
+                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
         this.refused = refused;
         this.requests = requests;
         this.proxies = proxies;
+        this.h3 = h3;
         this.tls = tls;
         this.host = engine.link() != null ? engine.link().serverAddress() : uriHost(settings.bind());
         this.network = settings.network();
@@ -87,14 +90,16 @@ public final class H2BenchServer implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("h2bench-server");
         Server server = new Server(threads);
-        Connectors factory = new Connectors(server, tls);
+        AltSvc altSvc = new AltSvc();
+        Connectors factory = new Connectors(server, tls, altSvc);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
         Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
+        String jettyHost = choice.link() != null ? choice.link().serverAddress() : emulated ? "127.0.0.1" : settings.bind();
         for (Listener listener : Listener.values()) {
             ServerConnector connector = factory.create(listener);
             connector.setName(listener.id());
-            connector.setHost(choice.link() != null ? choice.link().serverAddress() : emulated ? "127.0.0.1" : settings.bind());
+            connector.setHost(jettyHost);
             connector.setPort(emulated ? 0 : settings.port(listener));
             AtomicLong count = new AtomicLong();
             connector.getSelectorManager().addEventListener(new SelectorManager.AcceptListener() {
@@ -112,6 +117,7 @@ public final class H2BenchServer implements AutoCloseable {
             accepted.put(listener, count);
             refused.put(listener, refusals);
         }
+        Http3Listener h3 = emulated ? Http3Listener.notStarted(Http3Listener.BEHIND_BYTE_PROXY) : factory.http3(jettyHost);
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         server.setErrorHandler(errors);
@@ -120,10 +126,12 @@ public final class H2BenchServer implements AutoCloseable {
         server.setHandler(requests != null ? requests : objects);
         server.setStopAtShutdown(true);
         try {
-            KernelLinks.openInside(choice.link(), connectors.values());
+            KernelLinks.open(choice.link(), connectors.values());
+            h3.open(choice.link(), settings.h3Port(), connectors.get(Listener.H2).getLocalPort());
+            altSvc.advertise(h3.port());
             server.start();
         } catch (IOException e) {
-            Exception failure = bindFailure(settings, connectors, e);
+            Exception failure = bindFailure(settings, connectors, h3, e);
             server.stop();
             throw failure;
         }
@@ -137,7 +145,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, tls, settings, choice);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -148,7 +156,7 @@ public final class H2BenchServer implements AutoCloseable {
             try {
                 proxies.put(listener, LatencyProxy.start(front, jetty, settings.network()));
             } catch (BindException e) {
-                throw new PortInUseException(listener, settings.bind(), settings.port(listener), e);
+                throw new PortInUseException(listener.id(), settings.bind(), settings.port(listener), e);
             }
         }
     }
@@ -157,6 +165,21 @@ public final class H2BenchServer implements AutoCloseable {
     public int port(Listener listener) {
         LatencyProxy proxy = proxies.get(listener);
         return proxy != null ? proxy.address().getPort() : connectors.get(listener).getLocalPort();
+    }
+
+    /** The h3 listener's UDP port, the same number as h2's unless moved; 0 when it did not start ({@link #h3NotStartedReason()}). */
+    public int h3Port() {
+        return h3.port();
+    }
+
+    /** Why there is no h3 listener (the byte proxy carries no UDP), or null. */
+    public String h3NotStartedReason() {
+        return h3.notStartedReason();
+    }
+
+    /** {@code https://host:port} of the h3 listener (a URI names no transport: QUIC clients must be told). */
+    public URI h3BaseUri() {
+        return URI.create("https://" + host + ":" + h3Port());
     }
 
     /** Jetty's connector of a listener: tests shorten its idle timeout to see slow clients closed in seconds. */
@@ -240,14 +263,19 @@ public final class H2BenchServer implements AutoCloseable {
         return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, addresses);
     }
 
-    private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, IOException e) {
+    private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, Http3Listener h3,
+                                         IOException e) {
         if (!(e instanceof BindException) && !(e.getCause() instanceof BindException)) {
             return e;
         }
         for (Map.Entry<Listener, ServerConnector> entry : connectors.entrySet()) {
             if (entry.getValue().getLocalPort() <= 0 && settings.port(entry.getKey()) != 0) {
-                return new PortInUseException(entry.getKey(), settings.bind(), settings.port(entry.getKey()), e);
+                return new PortInUseException(entry.getKey().id(), settings.bind(), settings.port(entry.getKey()), e);
             }
+        }
+        if (h3.started() && h3.port() == 0) {
+            String onH2 = settings.h3Port() == Http3Listener.ON_H2_PORT ? " (UDP, the h2 listener's number; --h3-port moves it)" : " (UDP)";
+            return new PortInUseException(Http3Listener.ID + onH2, settings.bind(), h3.requestedPort(), e);
         }
         return e;
     }
@@ -261,15 +289,9 @@ public final class H2BenchServer implements AutoCloseable {
 
     /** A listener's port is taken by another program. */
     public static final class PortInUseException extends IOException {
-        private final Listener listener;
 
-        PortInUseException(Listener listener, String bind, int port, Throwable cause) {
-            super("port " + port + " on " + bind + " for " + listener.id() + " is already in use", cause);
-            this.listener = listener;
-        }
-
-        public Listener listener() {
-            return listener;
+        PortInUseException(String listener, String bind, int port, Throwable cause) {
+            super("port " + port + " on " + bind + " for " + listener + " is already in use", cause);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.h2bench.server;
 
-/** The four listeners the server opens; every test object is served on each of them. */
+/** The four TCP listeners the server opens (h3, on UDP, is {@link Http3Listener}); every test object is served on each of them. */
 public enum Listener {
     /** HTTP/1.1 in clear text. */
     H1("h1", false, 8000, "HTTP/1.1"),

@@ -10,9 +10,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code java -jar h2bench-server.jar}: starts the four listeners and prints where each object is. */
+/** {@code java -jar h2bench-server.jar}: starts the five listeners and prints where each object is. */
 @Command(name = "h2bench-server", mixinStandardHelpOptions = true, version = "h2bench-server 0.1",
-        description = "Serves the seed experiments' test objects over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and h2c.",
+        description = "Serves the seed experiments' test objects over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS, h2c and HTTP/3.",
         sortOptions = false, subcommands = ForwardCommand.class)
 public final class Main implements Callable<Integer> {
 
@@ -30,6 +30,10 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--h2c-port", paramLabel = "PORT", description = "Clear-text HTTP/2 port (default: ${DEFAULT-VALUE}).")
     int h2cPort = Listener.H2C.defaultPort();
+
+    @Option(names = "--h3-port", paramLabel = "PORT",
+            description = "HTTP/3 (QUIC, UDP) port, 0 = any free one (default: the h2 listener's port number, as sites serve h3 beside TCP).")
+    int h3Port = Http3Listener.ON_H2_PORT;
 
     @Option(names = "--keystore", paramLabel = "FILE",
             description = "PKCS12 key store to serve TLS with (default: a self-signed certificate generated into ~/.h2bench/localhost.p12).")
@@ -100,6 +104,7 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H1_TLS, tlsPort)
                 .withPort(Listener.H2, h2Port)
                 .withPort(Listener.H2C, h2cPort)
+                .withH3Port(h3Port)
                 .withConnectionCaps(maxConnections, maxConnectionsPerClient);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
@@ -119,8 +124,22 @@ public final class Main implements Callable<Integer> {
                 out.println("  " + server.baseUri(listener) + family);
             }
         }
+        printH3(server);
         out.println();
         out.println("h2bench server ready; Ctrl-C stops it.");
         out.flush();
+    }
+
+    private void printH3(H2BenchServer server) {
+        out.println();
+        if (server.h3NotStartedReason() != null) {
+            out.println(Http3Listener.ID + " - " + server.h3NotStartedReason());
+            return;
+        }
+        String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
+        out.println(Http3Listener.ID + " - " + Http3Listener.DESCRIPTION + ", announced by Alt-Svc on h1-tls and h2" + conditions);
+        for (String family : TestObjects.FAMILIES) {
+            out.println("  " + server.h3BaseUri() + family);
+        }
     }
 }

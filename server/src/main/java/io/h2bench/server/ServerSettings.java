@@ -13,10 +13,12 @@ import io.h2bench.server.netem.LinkProfile;
  * the emulated network in front of every listener, and whether requests are counted per path and
  * query ({@link H2BenchServer#requestsReceived}): on for tests, off for the server a user runs, whose
  * count of distinct URLs a long load run with varied queries would grow without bound; and how many
- * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}).
+ * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}); and
+ * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got).
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
-                             LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient) {
+                             LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient,
+                             int h3Port) {
 
     /** Open connections per listener: four listeners stay within a 20,000 file-descriptor limit, proxied too. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
@@ -33,30 +35,36 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
                 throw new IllegalArgumentException("port of " + listener.id() + " must be 0..65535, was " + port);
             }
         }
+        if (h3Port < Http3Listener.ON_H2_PORT || h3Port > 65535) {
+            throw new IllegalArgumentException("port of " + Http3Listener.ID + " must be 0..65535, was " + h3Port);
+        }
         if (maxConnections < 1 || maxConnectionsPerClient < 1) {
             throw new IllegalArgumentException("connection caps must be at least 1, were " + maxConnections
                     + " per listener and " + maxConnectionsPerClient + " per client");
         }
     }
 
-    /** Loopback, the seed's ports 8000 to 8003, the generated certificate under the user's home. */
+    /** Loopback, the seed's ports 8000 to 8003 and h3 on h2's, the generated certificate under the user's home. */
     public static ServerSettings defaults() {
         Map<Listener, Integer> ports = new EnumMap<>(Listener.class);
         for (Listener listener : Listener.values()) {
             ports.put(listener, listener.defaultPort());
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, Http3Listener.ON_H2_PORT);
     }
 
-    /** Loopback, every port chosen by the system, requests counted: for tests. */
+    /**
+     * Loopback, every port chosen by the system, requests counted: for tests. h3's too: on h2's number
+     * a UDP socket elsewhere that happens to hold it would fail the start.
+     */
     public static ServerSettings ephemeral() {
         Map<Listener, Integer> ports = new EnumMap<>(Listener.class);
         for (Listener listener : Listener.values()) {
             ports.put(listener, 0);
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0);
     }
 
     public int port(Listener listener) {
@@ -66,27 +74,32 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
+    }
+
+    /** The h3 listener's UDP port: 0 = ephemeral, {@link Http3Listener#ON_H2_PORT} = the number the h2 listener got. */
+    public ServerSettings withH3Port(int port) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient);
+        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
     }
 
     /** At most {@code perListener} open connections per listener, {@code perClient} of them from one address. */
     public ServerSettings withConnectionCaps(int perListener, int perClient) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port);
     }
 
     public ServerSettings withCountRequests(boolean count) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.DatagramSocket;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,8 +23,26 @@ class MainTest {
         int code = run("--help");
 
         assertThat(code).isZero();
-        assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port",
+        assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port", "--h3-port",
                 "--keystore", "--keystore-password");
+    }
+
+    @Test
+    void shouldShowH3OnTheH2PortNumberAndTellTheClientWhenNoPortIsGiven() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--",
+                "sh", "-c", "test \"$H2BENCH_H3_PORT\" = \"$H2BENCH_H2_PORT\"");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h3 - HTTP/3 over QUIC (UDP), announced by Alt-Svc on h1-tls and h2");
+    }
+
+    @Test
+    void shouldSayWhyThereIsNoH3WhenTheByteProxyEmulatesTheNetwork() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
+                "--engine", "proxy", "--latency", "10ms", "--", "sh", "-c", "test -z \"$H2BENCH_H3_PORT\"");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h3 - not started: the byte proxy relays TCP only, and QUIC is UDP");
     }
 
     @Test
@@ -35,6 +54,18 @@ class MainTest {
             assertThat(code).isEqualTo(2);
             assertThat(text(err).strip())
                     .isEqualTo("h2bench-server: port " + taken.getLocalPort() + " on 127.0.0.1 for h2 is already in use");
+        }
+    }
+
+    @Test
+    void shouldNameTheH3PortWhenItsUdpPortIsTaken() throws Exception {
+        try (DatagramSocket taken = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
+                    "--h3-port", Integer.toString(taken.getLocalPort()), "--", "true");
+
+            assertThat(code).isEqualTo(2);
+            assertThat(text(err).strip())
+                    .isEqualTo("h2bench-server: port " + taken.getLocalPort() + " on 127.0.0.1 for h3 (UDP) is already in use");
         }
     }
 

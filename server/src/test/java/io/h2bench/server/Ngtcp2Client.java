@@ -1,0 +1,96 @@
+package io.h2bench.server;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Debian's ngtcp2 example client ({@code gtlsclient}, package {@code ngtcp2-client}): HTTP/3 from
+ * code that shares nothing with Jetty or quiche. One run is one QUIC connection with one request
+ * stream per path, in order; it saves each body under the path's last segment ({@code /} as
+ * {@code index.html}) and logs every packet with the milliseconds since its first.
+ */
+public final class Ngtcp2Client {
+
+    private static final Path BINARY = Path.of("/usr/bin/gtlsclient");
+    private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) ");
+
+    private final String log;
+    private final Path downloads;
+
+    private Ngtcp2Client(String log, Path downloads) {
+        this.log = log;
+        this.downloads = downloads;
+    }
+
+    /** Skips the test where gtlsclient is missing; on CI (CI=true) that is a failure. */
+    public static void assumeInstalled() {
+        if (!Files.isExecutable(BINARY) && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI must install Debian's ngtcp2-client (bin/test): " + BINARY + " is missing");
+        }
+        assumeTrue(Files.isExecutable(BINARY), "gtlsclient is not installed (apt-get install ngtcp2-client)");
+    }
+
+    /** GETs {@code paths} from {@code https://host:port} over one QUIC connection, bodies into {@code downloads}. */
+    public static Ngtcp2Client fetch(String host, int port, Path downloads, String... paths) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--no-quic-dump", "--no-http-dump",
+                "--exit-on-all-streams-close", "--timeout=10s", "--download=" + downloads, host, Integer.toString(port)));
+        for (String path : paths) {
+            command.add("https://" + host + ":" + port + path);
+        }
+        Path logFile = downloads.resolve("gtlsclient.log");
+        Process client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+        try {
+            if (!client.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IOException("gtlsclient did not finish in 30 s");
+            }
+        } finally {
+            client.destroyForcibly().waitFor();
+        }
+        return new Ngtcp2Client(Files.readString(logFile, StandardCharsets.UTF_8), downloads);
+    }
+
+    /** The status of the {@code n}th request (from 0), or 0 when none arrived. */
+    public int status(int n) {
+        Matcher status = statusLine(n).matcher(log);
+        return status.find() ? Integer.parseInt(status.group(1)) : 0;
+    }
+
+    /** The body saved for {@code fileName} (a path's last segment). */
+    public byte[] body(String fileName) throws IOException {
+        return Files.readAllBytes(downloads.resolve(fileName));
+    }
+
+    /** Milliseconds from the connection's first packet to the packet that brought the {@code n}th response's status. */
+    public long millisToStatus(int n) {
+        Matcher status = statusLine(n).matcher(log);
+        if (!status.find()) {
+            throw new IllegalStateException("no status for request " + n + " in gtlsclient's log");
+        }
+        long millis = -1;
+        for (String line : log.substring(0, status.start()).split("\n")) {
+            Matcher time = LOG_TIME.matcher(line);
+            if (time.find()) {
+                millis = Long.parseLong(time.group(1));
+            }
+        }
+        return millis;
+    }
+
+    /** Request streams are client-initiated bidirectional: ids 0, 4, 8 ... */
+    private static Pattern statusLine(int n) {
+        return Pattern.compile("http: stream 0x" + Integer.toHexString(4 * n) + " \\[:status: (\\d{3})\\]");
+    }
+
+    public String log() {
+        return log;
+    }
+}

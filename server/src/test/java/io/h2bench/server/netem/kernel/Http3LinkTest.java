@@ -1,0 +1,38 @@
+package io.h2bench.server.netem.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.server.Ngtcp2Client;
+import io.h2bench.server.netem.LinkProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * h3 behind the kernel link: the link relays IP packets whatever they carry, so QUIC's UDP pays its
+ * round trips as TCP does. Jetty's quiche server answers a new connection's first Initial with a
+ * Retry (address validation), then the handshake takes one round trip and the request another.
+ */
+class Http3LinkTest {
+
+    private static final long RTT_MS = 100;
+
+    @Test
+    void shouldTakeThreeRoundTripsWhenNgtcp2FetchesASmallObjectOverTheLink(@TempDir Path downloads) throws Exception {
+        Ngtcp2Client.assumeInstalled();
+        try (KernelServer server = KernelServer.start(LinkProfile.ideal().withRtt(Duration.ofMillis(RTT_MS)))) {
+            int port = server.server().h3Port();
+            // A first connection warms the server's code, so the second one times the network alone.
+            Ngtcp2Client.fetch(server.host(), port, Files.createDirectory(downloads.resolve("warm-up")), "/option?size=100");
+
+            Ngtcp2Client h3 = Ngtcp2Client.fetch(server.host(), port, downloads, "/option?size=100");
+
+            assertThat(h3.status(0)).as(h3.log()).isEqualTo(200);
+            assertThat(h3.body("option?size=100")).hasSize(100);
+            // Retry, handshake, request: three round trips, and less than a fourth of the server's time.
+            assertThat(h3.millisToStatus(0)).isBetween(3 * RTT_MS, 4 * RTT_MS - 1);
+        }
+    }
+}
