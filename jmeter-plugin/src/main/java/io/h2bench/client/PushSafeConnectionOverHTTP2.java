@@ -66,7 +66,7 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
             @Override
             public void onIncomingFrame(Session ignored, Frame frame) {
                 if (frame instanceof ResetFrame reset && reset.getError() == ErrorCode.REFUSED_STREAM_ERROR.code
-                        && carriesRequest(reset.getStreamId())) {
+                        && reset.getStreamId() % 2 == 1) { // a stream the client opened: a request, not a push
                     retire();
                 } else if (frame instanceof GoAwayFrame goAway && !goAway.isGraceful()) {
                     goAwayLastStreamId = goAway.getLastStreamId();
@@ -89,16 +89,6 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
     private void retire() {
         getHttpDestination().remove(this);
         getSession().shutdown();
-    }
-
-    private boolean carriesRequest(int streamId) {
-        for (HttpChannelOverHTTP2 channel : pooled) {
-            Stream stream = channel.getStream();
-            if (stream != null && stream.getId() == streamId) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Fails the requests on streams above the GOAWAY's last stream id as Jetty does, before anything else can. */
