@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.transport.HttpExchange;
 import org.eclipse.jetty.client.transport.SendFailure;
+import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.RetryableStreamException;
@@ -13,6 +14,7 @@ import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.frames.Frame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 
@@ -45,6 +47,11 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * others with a plain {@code ClosedChannelException} before their own failure arrives (1 of 9 streams
  * in {@code UnprocessedRetryTest}). Here the GOAWAY, as it arrives, first fails every such stream as
  * retryable, so that the close finds them failed already.
+ * <p>
+ * REFUSED_STREAM: the server refused a request's stream before processing it (RFC 9113 8.7), and
+ * {@link UnprocessedRequests} sends it once more, on a new connection: as the RST_STREAM arrives,
+ * before the stream fails, this connection leaves the pool (the retry and the user's next requests
+ * open another) and shuts down gracefully, ending once the streams under way on it have.
  */
 class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
 
@@ -58,7 +65,10 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         connection.getSession().addEventListener(new HTTP2Session.FrameListener() {
             @Override
             public void onIncomingFrame(Session ignored, Frame frame) {
-                if (frame instanceof GoAwayFrame goAway && !goAway.isGraceful()) {
+                if (frame instanceof ResetFrame reset && reset.getError() == ErrorCode.REFUSED_STREAM_ERROR.code
+                        && reset.getStreamId() % 2 == 1) { // a stream the client opened: a request, not a push
+                    retire();
+                } else if (frame instanceof GoAwayFrame goAway && !goAway.isGraceful()) {
                     goAwayLastStreamId = goAway.getLastStreamId();
                     // Out of the pool first, as Jetty's GOAWAY handling does a moment later: second tries need another connection.
                     getHttpDestination().remove(PushSafeConnectionOverHTTP2.this);
@@ -73,6 +83,12 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         // The first unprocessed stream to fail may close the connection while the others are still being failed.
         failUnprocessed();
         super.close();
+    }
+
+    /** Out of the pool, so that nothing new is sent here, and closed once the streams under way have ended. */
+    private void retire() {
+        getHttpDestination().remove(this);
+        getSession().shutdown();
     }
 
     /** Fails the requests on streams above the GOAWAY's last stream id as Jetty does, before anything else can. */

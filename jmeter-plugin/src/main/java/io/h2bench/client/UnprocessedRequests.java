@@ -24,7 +24,7 @@ final class UnprocessedRequests {
                 return "sent again on a new connection: the server's GOAWAY said it had not processed the first try";
             }
             if (cause instanceof IOException && "refused_stream_error".equals(cause.getMessage())) {
-                return "sent again: the server refused the first try's stream (REFUSED_STREAM) before processing it";
+                return "sent again on a new connection: the server refused the first try's stream (REFUSED_STREAM) before processing it";
             }
             if (cause.getCause() == cause) {
                 break;

@@ -25,7 +25,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * limit, no loss) takes what slow start takes, every time: the connection's set-up (1 R for TCP,
  * 1 more for TLS), then flights of 10, 20, 40 ... 640 segments, one per round trip, with the 1,449
  * segments of the body in the eighth: 9 R in clear text, 10 R over TLS. curl and HttpClient4 take
- * that (909 ms over h1). The band allows 2 R more for a late HyStart exit and a busy machine.
+ * that (909 ms over h1). The band allows 2 R more for a late HyStart exit and a busy machine. A
+ * download during which the kernel's TCP memory was under pressure ({@link TcpMemoryPressure}: every
+ * socket's buffers shrink, and one took 2.9 s beside HeavyRequestsTest) is measured again, up to
+ * {@value #DOWNLOADS} times.
  *
  * <p>Before the socket's receive buffer was set ({@link ReceiveBuffer}) the sampler's window
  * stayed near 64 kB in most such downloads, which then took 1.1 to 3 s at random.
@@ -65,12 +68,19 @@ class LargeDownloadOnKernelLinkTest {
         download(uri, mode); // JIT and TLS warm-up: the model is about the network, not a cold JVM
 
         List<Long> millis = new ArrayList<>();
-        for (int i = 0; i < DOWNLOADS; i++) {
+        int measuredAgain = 0;
+        while (millis.size() < DOWNLOADS) {
+            TcpMemoryPressure.Mark mark = TcpMemoryPressure.mark();
             ExchangeResult result = download(uri, mode);
             assertThat(result.failureMessage()).isNull();
             assertThat(result.newConnection()).isTrue();
+            if (TcpMemoryPressure.since(mark) && measuredAgain++ < DOWNLOADS) {
+                continue; // the kernel shrank every socket's buffers meanwhile: not the model's network
+            }
             millis.add(result.elapsedNanos() / 1_000_000);
         }
+        System.out.printf("%s: ms per download %s, model %d ms; measured again after TCP memory pressure: %d%n",
+                mode, millis, roundTrips * R, measuredAgain);
         assertThat(millis).as("ms per download, model %d ms", roundTrips * R)
                 .allSatisfy(ms -> assertThat(ms).isBetween(roundTrips * R - R / 2, (roundTrips + 2) * R));
     }

@@ -35,8 +35,9 @@ class JMeterInstallationIT {
     void shouldKillJMeterWhenItOutlivesTheTimeout() throws Exception {
         Path plan = Path.of(getClass().getResource("/e2e/trivial.jmx").toURI());
 
+        // The plan never ends, so any timeout shows the kill; 6 s lets JMeter start and sample first (2 to 4 s here).
         JMeterRun run = jmeter.run(plan, HeadlessJMeter.runDirectory("timeout"),
-                Map.of("iterations", "-1", "pause_ms", "500"), Duration.ofSeconds(20));
+                Map.of("iterations", "-1", "pause_ms", "500"), Duration.ofSeconds(6));
 
         assertThat(run.timedOut()).isTrue();
         assertThat(ProcessHandle.of(run.pid()).map(ProcessHandle::isAlive)).as("JMeter process").isNotEqualTo(Optional.of(true));

@@ -8,6 +8,8 @@ import io.h2bench.server.netem.LatencyProxy;
 import io.h2bench.server.netem.LinkProfile;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,12 +25,15 @@ import org.junit.jupiter.api.Test;
  *   <li>HTTP/1.1 with 6 connections: TCP (1 R), the page (1 R), five more connections (1 R) while the
  *       first fetches one resource, then the other 15 in ceil(15 / 6) = 3 rounds = 6 R.</li>
  * </ul>
- * A first load straight to the server warms the JVM (parsers, JIT) so that the bands hold.
+ * A first load straight to the server warms the JVM (parsers, JIT) so that the bands hold, and each
+ * model is checked against the fastest of {@value #LOADS} loads, each on new connections: the model is a
+ * floor that a busy machine only adds to (one load took 1,439 ms for 6 R while another build ran).
  */
 class PageLoadModelTest {
 
     private static final long R = 200;
     private static final long SLACK = 150;
+    private static final int LOADS = 3;
 
     private SamplerFixture fixture;
     private LatencyProxy relay;
@@ -46,12 +51,31 @@ class PageLoadModelTest {
         fixture.close();
     }
 
-    private SampleResult loadThroughRelay(Listener listener, String path, ProtocolMode mode) throws Exception {
-        return loadThroughRelay(listener, path, mode, "5000");
+    /** {@value #LOADS} loads through the relay, each on new connections; every one must load the whole page. */
+    private List<SampleResult> loadsThroughRelay(Listener listener, String path, ProtocolMode mode) throws Exception {
+        Http2Sampler sampler = relayed(listener, path, mode, "5000");
+        List<SampleResult> loads = new ArrayList<>();
+        for (int i = 0; i < LOADS; i++) {
+            SampleResult page = sampler.sample();
+            sampler.threadFinished(); // the next load opens new connections, as the models' first does
+            assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
+            assertThat(page.getSubResults()).hasSize(17);
+            loads.add(page);
+        }
+        return loads;
+    }
+
+    private static long fastest(List<SampleResult> loads) {
+        return loads.stream().mapToLong(SampleResult::getTime).min().orElseThrow();
     }
 
     private SampleResult loadThroughRelay(Listener listener, String path, ProtocolMode mode, String connectTimeout)
             throws Exception {
+        return relayed(listener, path, mode, connectTimeout).sample();
+    }
+
+    /** A sampler warmed up straight to the server, then pointed at a new relay with R in front of it. */
+    private Http2Sampler relayed(Listener listener, String path, ProtocolMode mode, String connectTimeout) throws Exception {
         Http2Sampler sampler = fixture.target(listener, path, mode);
         sampler.setImageParser(true);
         sampler.sample();
@@ -63,37 +87,31 @@ class PageLoadModelTest {
         sampler.setImageParser(true);
         sampler.setConnectTimeout(connectTimeout);
         sampler.setResponseTimeout("5000");
-        return sampler.sample();
+        return sampler;
     }
 
     @Test
     void shouldCostAboutThreeRoundTripsWhenAPageLoadsOverH2c() throws Exception {
-        SampleResult page = loadThroughRelay(Listener.H2C, "/", ProtocolMode.H2C);
+        List<SampleResult> loads = loadsThroughRelay(Listener.H2C, "/", ProtocolMode.H2C);
 
-        assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
-        assertThat(page.getSubResults()).hasSize(17);
-        assertThat(page.getTime()).isBetween(3 * R, 3 * R + SLACK);
-        assertThat(relay.connectionsAccepted()).isEqualTo(1L);
+        assertThat(fastest(loads)).isBetween(3 * R, 3 * R + SLACK);
+        assertThat(relay.connectionsAccepted()).as("connections of %d loads", LOADS).isEqualTo(LOADS);
     }
 
     @Test
     void shouldCostAboutTwoRoundTripsWhenThePageIsPushedOverH2c() throws Exception {
-        SampleResult page = loadThroughRelay(Listener.H2C, "/push", ProtocolMode.H2C);
+        List<SampleResult> loads = loadsThroughRelay(Listener.H2C, "/push", ProtocolMode.H2C);
 
-        assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
-        assertThat(page.getSubResults()).hasSize(17);
-        assertThat(page.getTime()).isBetween(2 * R, 2 * R + SLACK);
-        assertThat(relay.connectionsAccepted()).isEqualTo(1L);
+        assertThat(fastest(loads)).isBetween(2 * R, 2 * R + SLACK);
+        assertThat(relay.connectionsAccepted()).as("connections of %d loads", LOADS).isEqualTo(LOADS);
     }
 
     @Test
     void shouldCostAboutSixRoundTripsWhenAPageLoadsOverHttp11WithSixConnections() throws Exception {
-        SampleResult page = loadThroughRelay(Listener.H1, "/", ProtocolMode.HTTP_1_1);
+        List<SampleResult> loads = loadsThroughRelay(Listener.H1, "/", ProtocolMode.HTTP_1_1);
 
-        assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
-        assertThat(page.getSubResults()).hasSize(17);
-        assertThat(page.getTime()).isBetween(6 * R, 6 * R + SLACK);
-        assertThat(relay.connectionsAccepted()).isEqualTo(6L);
+        assertThat(fastest(loads)).isBetween(6 * R, 6 * R + SLACK);
+        assertThat(relay.connectionsAccepted()).as("connections of %d loads", LOADS).isEqualTo(6L * LOADS);
     }
 
     @Test

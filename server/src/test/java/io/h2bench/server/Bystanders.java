@@ -34,22 +34,27 @@ final class Bystanders {
 
     /** Runs the attack beside bystanders and checks what the issue asks of every abuse test. */
     <T> T survive(Listener listener, Callable<T> attack) throws Exception {
-        return survive(listener, inPlace -> {
+        return survive(listener, (inPlace, measured) -> {
             inPlace.countDown();
             return attack.call();
         });
     }
 
-    /** The same for an attack that first builds up, then counts {@code inPlace} down while it holds the server. */
+    /**
+     * The same for an attack that first builds up, then counts {@code inPlace} down while it holds the
+     * server, and may hold it until {@code measured} counts down: the bystanders are done, served or failed.
+     */
     <T> T survive(Listener listener, Attack<T> attack) throws Exception {
         Duration normal = medianTime(listener);
         long heapBefore = heapAfterGc();
         ExecutorService attacker = Executors.newSingleThreadExecutor();
         CountDownLatch inPlace = new CountDownLatch(1);
+        CountDownLatch measured = new CountDownLatch(1);
         try {
-            Future<T> outcome = attacker.submit(() -> attack.run(inPlace));
+            Future<T> outcome = attacker.submit(() -> attack.run(inPlace, measured));
             assertThat(inPlace.await(30, TimeUnit.SECONDS)).as("attack in place").isTrue();
             Duration during = medianTime(listener);
+            measured.countDown();
             T result = outcome.get(60, TimeUnit.SECONDS);
             assertThat(during).as("bystanders' median time during the attack (normal %s ms)", normal.toMillis())
                     .isLessThanOrEqualTo(normal.multipliedBy(2));
@@ -78,7 +83,7 @@ final class Bystanders {
     }
 
     interface Attack<T> {
-        T run(CountDownLatch inPlace) throws Exception;
+        T run(CountDownLatch inPlace, CountDownLatch measured) throws Exception;
     }
 
     static long heapAfterGc() {

@@ -17,6 +17,7 @@ import io.h2bench.server.netem.LinkProfile;
 class EmulatedServerTest {
 
     private static final Duration RTT = Duration.ofMillis(100);
+    private static final int EXCHANGES = 3;
 
     @ParameterizedTest
     @EnumSource(Listener.class)
@@ -27,13 +28,17 @@ class EmulatedServerTest {
             URI uri = server.baseUri(listener).resolve("/style.css");
             get(client, uri); // opens (and for h2c upgrades) the connection
 
-            long start = System.nanoTime();
-            HttpResponse<byte[]> response = get(client, uri);
-            long millis = (System.nanoTime() - start) / 1_000_000;
+            long fastest = Long.MAX_VALUE;
+            for (int i = 0; i < EXCHANGES; i++) {
+                long start = System.nanoTime();
+                HttpResponse<byte[]> response = get(client, uri);
+                fastest = Math.min(fastest, (System.nanoTime() - start) / 1_000_000);
+                assertThat(response.statusCode()).isEqualTo(200);
+            }
 
-            assertThat(response.statusCode()).isEqualTo(200);
             // One request/response exchange on a warm connection: one emulated round trip, plus loopback.
-            assertThat(millis).isBetween(100L, 160L);
+            // The fastest of a few: a busy machine adds to some exchanges, never takes from the round trip.
+            assertThat(fastest).isBetween(100L, 160L);
             assertThat(server.network().rtt()).isEqualTo(RTT);
         }
     }

@@ -33,7 +33,7 @@ class HeavyRequestsTest extends AbuseTestBase {
 
     @Test
     void shouldServeOthersWhenFiveHundredClientsAskOptionForItsLargestBodyAndStopReading() throws Exception {
-        List<String> statusLines = bystanders.survive(Listener.H1, inPlace -> {
+        List<String> statusLines = bystanders.survive(Listener.H1, (inPlace, measured) -> {
             List<Socket> clients = new ArrayList<>();
             List<String> lines = new ArrayList<>();
             try {
@@ -48,7 +48,7 @@ class HeavyRequestsTest extends AbuseTestBase {
                 }
                 Thread.sleep(500); // not a timing assertion: lets the first burst into 500 socket buffers pass
                 inPlace.countDown();
-                Thread.sleep(1500); // the clients hold the server's writes while bystanders run
+                measured.await(); // the clients hold the server's writes until the bystanders are done
             } finally {
                 for (Socket socket : clients) {
                     socket.close();

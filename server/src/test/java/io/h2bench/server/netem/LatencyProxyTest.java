@@ -69,7 +69,9 @@ class LatencyProxyTest {
         }
 
         assertThat(bestConnect / MILLIS).isLessThan(20.0);
-        assertThat(bestFirstExchange / MILLIS).isCloseTo(200.0, within(3.0));
+        // The handshake's round trip and the exchange's: 2 R. Late timers on a busy machine only add (the best
+        // of three was 4.9 ms over with another build on the two cores); a round trip more or less still fails.
+        assertThat(bestFirstExchange / MILLIS).isBetween(197.0, 250.0);
     }
 
     @Test
@@ -88,7 +90,7 @@ class LatencyProxyTest {
             }
         }
 
-        assertThat(best / MILLIS).isCloseTo(200.0, within(3.0));
+        assertThat(best / MILLIS).as("2 R, late timers only add").isBetween(197.0, 250.0);
     }
 
     @Test

@@ -132,7 +132,9 @@ class LossTest {
                 assertThat(socket.getInputStream().readNBytes(response.length)).hasSize(response.length);
                 long measured = System.nanoTime() - start;
 
-                assertThat(measured).isBetween(expected, expected + rtt / 2);
+                // Every penalty the model can add is a round trip or more, so slack under one still tells each
+                // outcome apart; rtt / 2 failed twice by 2 and 36 ms with another build on the two cores.
+                assertThat(measured).isBetween(expected, expected + rtt * 9 / 10);
             }
         }
         assertThat(headOfLineBlocked).as("the seed should lose a segment before the last one").isPositive();
