@@ -65,10 +65,11 @@ def table(path):
         ok = abs(median_ratio - 1) <= MEDIAN_BAND and abs(p90_ratio - 1) <= P90_BAND
         met += ok
         total += 1
+        other = autotuned(cells, key)
         print(f"| {' | '.join(key)} | {statistics.median(ours):,.0f} | {p90(ours):,.0f} "
               f"| {statistics.median(theirs):,.0f} | {p90(theirs):,.0f} | {median_ratio:.2f} | {p90_ratio:.2f} "
               f"| {'met' if ok else 'missed'} | {beside(ours, cells.get(key + ('go-auto',)))} "
-              f"| {autotuned(cells, key) or '-'} | {beside(ours, cells.get(key + (autotuned(cells, key),)))} |")
+              f"| {other or '-'} | {beside(ours, cells.get(key + (other,)))} |")
     print(f"\n{met} of {total} cells within the target (median within {MEDIAN_BAND:.0%}, "
           f"p90 within {P90_BAND:.0%} of go's).")
 

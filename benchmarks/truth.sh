@@ -105,15 +105,24 @@ sampler_cells() {
   done
 }
 
-# peer_cells LOSS CONN PROTOCOL: curl (new) or h2load (reused) for h2 and h2c, the objects in the
-# sampler's order (one of each in turn), so that a reused connection has the same history in both
-peer_cells() {
-  local loss="$1" conn="$2" protocol="$3" base size i urls=() names=()
-  case "$protocol" in
+# object_urls PROTOCOL: sets urls and names, the objects in the sampler's order on PROTOCOL's listener
+object_urls() {
+  local base size
+  case "$1" in
+    h1) base="http://$host:$(server_port h1_port)" ;;
+    h1-tls) base="https://$host:$(server_port tls_port)" ;;
     h2) base="https://$host:$(server_port h2_port)" ;;
     h2c) base="http://$host:$(server_port h2c_port)" ;;
   esac
+  urls=() names=()
   for size in $sizes; do urls+=("$base$(path_of "$size")"); names+=("$size"); done
+}
+
+# peer_cells LOSS CONN PROTOCOL: curl (new) or h2load (reused) for h2 and h2c, the objects in the
+# sampler's order (one of each in turn), so that a reused connection has the same history in both
+peer_cells() {
+  local loss="$1" conn="$2" protocol="$3" size i urls names
+  object_urls "$protocol"
   if [ "$conn" = new ]; then
     for i in $(seq "$repeats"); do
       for size in "${!urls[@]}"; do
@@ -135,16 +144,15 @@ peer_cells() {
 }
 
 # go_cells LOSS CONN PROTOCOL: benchmarks/peer with the sampler's receive buffer (go) and with
-# autotuning (go-auto), the objects in the sampler's order; the first round left out, as the sampler's
+# autotuning (go-auto), the objects in the sampler's order; the first round left out, as the sampler's.
+# Go downloads back to back. On reused h1 and h1-tls connections the sampler's connection idles while
+# HttpClient4 takes its turn; past the retransmission timeout Linux restarts slow start. In the full
+# grid that happens only before 100 B (after HttpClient4's 10 MiB), where it costs nothing; with a
+# single --sizes object it happens before every sample, and the sampler and HttpClient4 then take a
+# round trip more than Go (smoke run: 44 kB reused over h1, 205 and 203 against 102 ms).
 go_cells() {
-  local loss="$1" conn="$2" protocol="$3" base client rcvbuf size urls=() names=()
-  case "$protocol" in
-    h1) base="http://$host:$(server_port h1_port)" ;;
-    h1-tls) base="https://$host:$(server_port tls_port)" ;;
-    h2) base="https://$host:$(server_port h2_port)" ;;
-    h2c) base="http://$host:$(server_port h2c_port)" ;;
-  esac
-  for size in $sizes; do urls+=("$base$(path_of "$size")"); names+=("$size"); done
+  local loss="$1" conn="$2" protocol="$3" client rcvbuf size urls names
+  object_urls "$protocol"
   for client in go go-auto; do
     rcvbuf=$([ "$client" = go ] && echo "$sampler_rcvbuf" || echo 0)
     timeout 1800 "$run/peer" -protocol "$protocol" -connections "$conn" -n "$(( repeats + 1 ))" \

@@ -29,10 +29,9 @@ func main() {
 	connections := flag.String("connections", "new", "new: a connection per download; reused: one for all")
 	rounds := flag.Int("n", 10, "rounds: each downloads every URL once, in order")
 	rcvbuf := flag.Int("rcvbuf", 0, "SO_RCVBUF in bytes before connect; 0 keeps the kernel's autotuning")
-	gap := flag.Duration("gap", 0, "pause between downloads")
 	flag.Parse()
 	if flag.NArg() < 1 || *rounds < 1 || (*connections != "new" && *connections != "reused") {
-		fmt.Fprintln(os.Stderr, "usage: peer [-protocol h1|h1-tls|h2|h2c] [-connections new|reused] [-n ROUNDS] [-rcvbuf BYTES] [-gap D] URL...")
+		fmt.Fprintln(os.Stderr, "usage: peer [-protocol h1|h1-tls|h2|h2c] [-connections new|reused] [-n ROUNDS] [-rcvbuf BYTES] URL...")
 		os.Exit(2)
 	}
 	transport, err := newTransport(*protocol, *rcvbuf)
@@ -52,7 +51,6 @@ func main() {
 				os.Exit(1)
 			}
 			fmt.Printf("%d,%d,%s\n", round, index, sample)
-			time.Sleep(*gap)
 		}
 	}
 }
