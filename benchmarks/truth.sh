@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Is what the sampler measures the network's? (issue 19) On the kernel link at 100 ms, one user
 # downloads objects of several sizes over h1, h1-tls, h2 and h2c, on new and on reused connections,
-# at each loss rate. Every cell has peers in the same run, against the same server:
+# at each loss rate. With loss, every connection loses the same data packets (--loss-pattern), so
+# the clients' times differ by what the clients do, not by where their losses fell. Every cell has
+# peers in the same run, against the same server:
 #   go           Go's net/http (benchmarks/peer), every protocol, its sockets given the receive
 #                buffer the sampler gives its own (SO_RCVBUF, see sampler.md): the target's peer
 #   go-auto      the same client with Linux's receive autotuning, as curl and HttpClient4 run
@@ -25,6 +27,8 @@ usage: benchmarks/truth.sh [options]
   --protocols "..."   from h1 h1-tls h2 h2c; default all four
   --connections "..." new, reused or both; default "new reused"
   --loss "..."        loss rates; default "0% 1%"
+  --loss-pattern P    per-connection (default: every connection loses the same data packets, so
+                      clients compare sample by sample) or random (each packet drawn anew, as netem)
   --repeats N         samples per cell and client; default 10
   --latency D         round trip of the link; default 100ms
   --out DIR           output directory; default target/h2bench-truth (emptied first)
@@ -34,7 +38,7 @@ USAGE
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 sizes="100B 44kB 400kB 2MiB 10MiB" protocols="h1 h1-tls h2 h2c" connections="new reused"
-losses="0% 1%" repeats=10 latency=100ms out=target/h2bench-truth
+losses="0% 1%" loss_pattern=per-connection repeats=10 latency=100ms out=target/h2bench-truth
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --protocols) protocols="$2" ;;
     --connections) connections="$2" ;;
     --loss) losses="$2" ;;
+    --loss-pattern) loss_pattern="$2" ;;
     --repeats) repeats="$2" ;;
     --latency) latency="$2" ;;
     --out) out="$2" ;;
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
+case "$loss_pattern" in random|per-connection) ;; *) echo "truth.sh: --loss-pattern is random or per-connection" >&2; exit 2 ;; esac
 [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || { echo "truth.sh: --repeats takes a positive number" >&2; exit 2; }
 for tool in curl h2load go; do
   command -v "$tool" >/dev/null || { echo "truth.sh: needs $tool (apt-get install curl nghttp2-client; Go from go.dev)" >&2; exit 1; }
@@ -167,7 +173,7 @@ go_cells() {
 for loss in $losses; do
   echo "== loss $loss: server behind the kernel link, $latency"
   stop_server
-  start_server "$run" --engine kernel --latency "$latency" --loss "$loss" || exit 1
+  start_server "$run" --engine kernel --latency "$latency" --loss "$loss" --loss-pattern "$loss_pattern" || exit 1
   server_network "$run" | tee "$run/network-$loss.txt"
   host="$(printf '%s\n' "${server_ports[@]}" | sed -n 's/^-Jhost=//p')"
   for conn in $connections; do
@@ -184,7 +190,7 @@ stop_server
 { echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo none)"
   echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(uname -r), load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "peers: $(go version | cut -d' ' -f3) net/http (go: SO_RCVBUF $sampler_rcvbuf as the sampler's; go-auto: autotuning), $(curl --version | head -1 | cut -d' ' -f1-2), $(h2load --version | head -1)"
-  echo "repeats: $repeats per cell and client; link: $latency round trip, kernel engine"
+  echo "repeats: $repeats per cell and client; link: $latency round trip, kernel engine, loss pattern $loss_pattern"
 } >"$out/machine.txt"
 python3 benchmarks/truth-table.py table "$results" >"$out/truth.md"
 cat "$out/machine.txt" "$out/truth.md"

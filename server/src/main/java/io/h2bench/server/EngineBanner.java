@@ -20,7 +20,8 @@ final class EngineBanner {
         }
         out.println("engine: kernel (TUN link " + link.device() + ": clients at " + link.clientAddress()
                 + ", server at " + link.serverAddress() + "; congestion control " + link.options().congestionControl()
-                + ", queue " + link.options().queuePackets() + " packets)");
+                + ", queue " + link.options().queuePackets() + " packets"
+                + (server.network().loss() > 0 ? ", loss pattern " + link.options().lossPattern().flagValue() : "") + ")");
         if (link.priorityProblem() != null) {
             out.println("engine: " + link.priorityProblem());
         }

@@ -1,6 +1,7 @@
 package io.h2bench.server;
 
 import io.h2bench.server.netem.kernel.LinkOptions;
+import io.h2bench.server.netem.kernel.LossPattern;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +27,22 @@ public final class EngineOptions {
             description = "Kernel engine: the server's TCP congestion control (default: ${DEFAULT-VALUE}, as the seeds' servers).")
     String congestionControl = LinkOptions.DEFAULT_CONGESTION_CONTROL;
 
+    @Option(names = "--loss-pattern", paramLabel = "PATTERN", converter = LossPatternConverter.class,
+            description = "Kernel engine: random (default: every packet, as tc netem) or per-connection (data packets "
+                    + "only, the same ones on every connection, so that clients compare sample by sample).")
+    LossPattern lossPattern = LossPattern.RANDOM;
+
     @Parameters(paramLabel = "COMMAND", arity = "0..*",
             description = "After --: a client command to run behind the link (env H2BENCH_HOST and H2BENCH_<LISTENER>_PORT "
                     + "say where the server is); the server stops when it exits, with its exit code.")
     List<String> command = new ArrayList<>();
 
     NetworkEngine networkEngine() {
-        return new NetworkEngine(engine, new LinkOptions(queuePackets, congestionControl));
+        if (engine == NetworkEngine.Kind.PROXY && lossPattern != LossPattern.RANDOM) {
+            throw new IllegalArgumentException("--loss-pattern " + lossPattern.flagValue()
+                    + " needs the kernel engine: the byte proxy draws each connection's losses apart");
+        }
+        return new NetworkEngine(engine, new LinkOptions(queuePackets, congestionControl, lossPattern));
     }
 
     boolean hasCommand() {
@@ -46,6 +56,17 @@ public final class EngineOptions {
                 return NetworkEngine.Kind.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException("use kernel, proxy or auto, not '" + value + "'");
+            }
+        }
+    }
+
+    static final class LossPatternConverter implements picocli.CommandLine.ITypeConverter<LossPattern> {
+        @Override
+        public LossPattern convert(String value) {
+            try {
+                return LossPattern.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

@@ -94,10 +94,30 @@ class MainTest {
     }
 
     @Test
+    void shouldNameTheLossPatternsWhenThePatternIsUnknown() {
+        int code = run("--loss", "1%", "--loss-pattern", "bursty");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("--loss-pattern must be random or per-connection, not 'bursty'")
+                .doesNotContain("at io.h2bench");
+    }
+
+    @Test
+    void shouldRefuseTheSameLossesOnEveryConnectionOnTheByteProxy() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
+                "--engine", "proxy", "--loss", "1%", "--loss-pattern", "per-connection");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err).strip()).isEqualTo("h2bench-server: --loss-pattern per-connection needs the kernel engine: "
+                + "the byte proxy draws each connection's losses apart");
+    }
+
+    @Test
     void shouldListTheNetworkFlagsAndTheForwardCommandWhenAskedForHelp() {
         run("--help");
 
-        assertThat(text(out)).contains("--latency", "--bandwidth", "--loss", "--profile", "--seed", "forward", "1% or 0.3%");
+        assertThat(text(out)).contains("--latency", "--bandwidth", "--loss", "--loss-pattern", "--profile", "--seed",
+                "forward", "1% or 0.3%");
         assertThat(text(err)).isEmpty();
     }
 

@@ -40,10 +40,12 @@ public final class KernelLink implements AutoCloseable {
         this.serverTun = serverTun;
         this.options = options;
         long oneWay = profile.rtt().toNanos() / 2;
-        this.up = new Relay("up", hostTun, serverTun, new LinkShaper(profile.loss(), profile.seed() * 2,
-                profile.upBitsPerSecond(), oneWay, options.queuePackets()));
-        this.down = new Relay("down", serverTun, hostTun, new LinkShaper(profile.loss(), profile.seed() * 2 + 1,
-                profile.downBitsPerSecond(), oneWay, options.queuePackets()));
+        this.up = new Relay("up", hostTun, serverTun,
+                PacketLoss.of(options.lossPattern(), profile.loss(), profile.seed(), false),
+                new LinkShaper(profile.upBitsPerSecond(), oneWay, options.queuePackets()));
+        this.down = new Relay("down", serverTun, hostTun,
+                PacketLoss.of(options.lossPattern(), profile.loss(), profile.seed(), true),
+                new LinkShaper(profile.downBitsPerSecond(), oneWay, options.queuePackets()));
     }
 
     /**

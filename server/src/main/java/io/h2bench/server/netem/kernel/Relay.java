@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One direction of the link: a reader thread blocks on one TUN device (never polls), runs each
- * packet through the {@link LinkShaper} and hands it to a writer thread, which sleeps until the
+ * packet through the {@link PacketLoss} and the {@link LinkShaper} and hands it to a writer thread, which sleeps until the
  * packet is due and writes it to the other device. Both threads ask for real-time priority.
  */
 final class Relay {
@@ -22,6 +22,7 @@ final class Relay {
     private final String name;
     private final Tun from;
     private final Tun to;
+    private final PacketLoss loss;
     private final LinkShaper shaper;
     private final PacketRing ring = new PacketRing(RING_PACKETS);
     /** Where a packet goes when the ring is full: it is read, then dropped. */
@@ -37,10 +38,11 @@ final class Relay {
     /** Counts down when each thread has asked for its priority, so the banner knows the answer. */
     private final CountDownLatch prioritised = new CountDownLatch(2);
 
-    Relay(String name, Tun from, Tun to, LinkShaper shaper) {
+    Relay(String name, Tun from, Tun to, PacketLoss loss, LinkShaper shaper) {
         this.name = name;
         this.from = from;
         this.to = to;
+        this.loss = loss;
         this.shaper = shaper;
         this.reader = new Thread(this::readLoop, "h2bench-link-" + name + "-in");
         this.writer = new Thread(this::writeLoop, "h2bench-link-" + name + "-out");
@@ -68,7 +70,7 @@ final class Relay {
     }
 
     LinkCounters.Direction counters() {
-        return new LinkCounters.Direction(relayed.get(), shaper.lostPackets(),
+        return new LinkCounters.Direction(relayed.get(), loss.lostPackets(),
                 shaper.queueDrops() + ringDrops.get(), writeErrors.get());
     }
 
@@ -101,6 +103,9 @@ final class Relay {
     }
 
     private void admit(Pointer slot, int length) {
+        if (loss.drops(slot, length)) {
+            return;
+        }
         long due = shaper.admit(length, System.nanoTime());
         if (due == LinkShaper.DROPPED) {
             return;
