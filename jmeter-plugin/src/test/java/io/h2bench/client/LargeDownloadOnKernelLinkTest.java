@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * segments of the body in the eighth: 9 R in clear text, 10 R over TLS. curl and HttpClient4 take
  * that (909 ms over h1). The band allows 2 R more for a late HyStart exit and a busy machine. A
  * download during which the kernel's TCP memory was under pressure ({@link TcpMemoryPressure}: every
- * socket's buffers shrink, and one took 2.9 s beside HeavyRequestsTest) is measured again, up to
- * {@value #DOWNLOADS} times.
+ * socket's buffers shrink, and one took 2.9 s beside another test's unread downloads) is measured
+ * again, up to {@value #DOWNLOADS} times.
  *
  * <p>Before the socket's receive buffer was set ({@link ReceiveBuffer}) the sampler's window
  * stayed near 64 kB in most such downloads, which then took 1.1 to 3 s at random.

@@ -24,10 +24,8 @@ class AveragePageTest extends SharedServerTest {
     static final List<Integer> TABLE_1_REQUESTS = List.of(3, 3, 5, 4, 7, 2, 2, 4, 3, 5, 8, 2, 2, 10, 10, 10);
 
     @BeforeEach
-    void forgetConnections() throws Exception {
-        try (OriginClient client = new OriginClient(Listener.H1, 1)) {
-            client.delete(server.baseUri(Listener.H1).resolve("/average/connections").toString());
-        }
+    void forgetEarlierLoads() throws Exception {
+        forgetConnections(server);
     }
 
     @ParameterizedTest
@@ -97,6 +95,13 @@ class AveragePageTest extends SharedServerTest {
         assertThat(sharedConnections(connections)).as("connections shared by origins").isZero();
         return connections.entrySet().stream().collect(
                 Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size(), (a, b) -> a, TreeMap::new));
+    }
+
+    /** Empties the server's record of connections and requests per origin. */
+    static void forgetConnections(H2BenchServer server) throws Exception {
+        try (OriginClient client = new OriginClient(Listener.H1, 1)) {
+            client.delete(server.baseUri(Listener.H1).resolve("/average/connections").toString());
+        }
     }
 
     /** The server's own record of client connections per origin, as {@code /average/connections} lists them. */
