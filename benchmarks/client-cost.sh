@@ -8,7 +8,9 @@
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
 #   single  one user back to back, 44 kB: mean elapsed of h2bench and HC4, and h2load's mean time
 #           for request, per protocol
-#   profile JFR of the single-user h1 run (--profile): threads that parked, and how often
+#   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
+#           every h2bench throughput row, sampled every 2 ms, summarised by jfr-summary.py
+#           (profile-OBJECT-USERS-PROTOCOL.txt)
 # Writes client-cost.md, results.csv, machine.txt and every tool's output under --out.
 # Build first (mvn -B package -DskipTests).
 set -euo pipefail
@@ -21,7 +23,8 @@ usage: benchmarks/client-cost.sh [options]
   --users "N..."  user counts for the throughput rows; default "50 400"
   --objects "..." objects for the throughput rows, from: 100B 44kB; default "100B 44kB"
   --duration S    seconds per measurement; default 15
-  --profile       also record JFR on the single-user h1 run and summarise it
+  --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
+                  and summarise them
   --out DIR       output directory; default target/h2bench-client-cost (emptied first)
 USAGE
 }
@@ -172,11 +175,24 @@ for protocol in h1 h1-tls h2 h2c; do
   row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0}"
 done
 
+# profiled ROW: the JVM options that record ROW's JFR (execution samples every 2 ms), or none
+sampling="$(realpath -m "$run/sampling-2ms.jfc")"
+sed 's|<setting name="period" control="method-sampling-java-interval">[^<]*<|<setting name="period" control="method-sampling-java-interval">2 ms<|' \
+  "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" >"$sampling"
+profiled() {
+  if [ "$profile" = true ]; then echo "-XX:StartFlightRecording=filename=$run/$1.jfr,settings=$sampling"; fi
+}
+
 for object in $objects; do
   for n in $users; do
     echo "== $object, $n users, $duration s each"
     for protocol in h1 h1-tls h2 h2c; do
-      row "$object" "$n" "$protocol" h2bench "$(jmeter "$run/$object-$n-$protocol-h2bench" h2bench "$protocol" "$n" "$object")"
+      # shellcheck disable=SC2046 # no option or one without spaces
+      row "$object" "$n" "$protocol" h2bench "$(jmeter "$run/$object-$n-$protocol-h2bench" h2bench "$protocol" "$n" "$object" \
+        $(profiled "$object-$n-$protocol-h2bench"))"
+      if [ "$profile" = true ]; then
+        python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-h2bench.jfr" --top 30 >"$out/profile-$object-$n-$protocol.txt"
+      fi
       case "$protocol" in h1|h1-tls) row "$object" "$n" "$protocol" hc4 "$(jmeter "$run/$object-$n-$protocol-hc4" hc4 "$protocol" "$n" "$object")" ;; esac
     done
   done
