@@ -18,21 +18,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the packaged plugin jar (after {@code mvn package}; run with failsafe) in a class loader that
- * sees only the jar and SLF4J, as JMeter's lib/ext would: relocated Jetty must still find its ALPN
- * processor and HPACK encoder through the merged service files.
+ * sees only the jar and Log4j, as JMeter's lib/ext would: relocated Jetty must still find its ALPN
+ * processor and HPACK encoder, and its relocated SLF4J the plugin's provider, through the merged
+ * service files.
  */
 class ShadedJarIT {
 
     private static final Path JAR = Path.of("target", "h2bench-jmeter-plugin.jar");
 
     @Test
-    void shouldHoldOnlyRelocatedJettyAndNoSlf4jWhenPackaged() throws Exception {
+    void shouldHoldOnlyRelocatedJettyAndSlf4jWhenPackaged() throws Exception {
         assumeTrue(Files.exists(JAR), "run after mvn package");
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> names = Collections.list(jar.entries()).stream().map(entry -> entry.getName()).toList();
 
             assertThat(names).noneMatch(name -> name.startsWith("org/eclipse/jetty/"));
             assertThat(names).noneMatch(name -> name.startsWith("org/slf4j/"));
+            assertThat(names).contains("io/h2bench/shaded/slf4j/LoggerFactory.class",
+                    "META-INF/services/io.h2bench.shaded.slf4j.spi.SLF4JServiceProvider");
             assertThat(names).noneMatch(name -> name.endsWith("module-info.class"));
             assertThat(names).noneMatch(name -> name.matches("META-INF/[^/]+\\.(SF|RSA|DSA|EC)"));
             assertThat(names).contains("io/h2bench/sampler/Http2Sampler.class", "io/h2bench/gui/Http2SamplerGui.class",
@@ -44,9 +47,10 @@ class ShadedJarIT {
     @Test
     void shouldNegotiateH2AndUpgradeH2cWhenLoadedFromTheShadedJarAlone() throws Exception {
         assumeTrue(Files.exists(JAR), "run after mvn package");
-        URL slf4j = org.slf4j.LoggerFactory.class.getProtectionDomain().getCodeSource().getLocation();
+        URL log4jApi = org.apache.logging.log4j.LogManager.class.getProtectionDomain().getCodeSource().getLocation();
+        URL log4jCore = org.apache.logging.log4j.core.LoggerContext.class.getProtectionDomain().getCodeSource().getLocation();
         try (H2BenchServer server = H2BenchServer.start(ServerSettings.ephemeral());
-             URLClassLoader plugin = new URLClassLoader(new URL[] {JAR.toUri().toURL(), slf4j},
+             URLClassLoader plugin = new URLClassLoader(new URL[] {JAR.toUri().toURL(), log4jApi, log4jCore},
                      ClassLoader.getPlatformClassLoader())) {
             Class<?> users = plugin.loadClass("io.h2bench.client.UserConnections");
             Object user = users.getMethod("open").invoke(null);
