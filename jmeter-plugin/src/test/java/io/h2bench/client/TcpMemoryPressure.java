@@ -9,9 +9,9 @@ import java.util.List;
  * Whether Linux's TCP memory went past its pressure threshold (the second value of
  * {@code net.ipv4.tcp_mem}) since a mark. Under pressure the kernel shrinks the buffers of every TCP
  * socket on the machine, so a download takes more round trips than slow start's model: not the
- * model's network. Other tests can cause it: in this build, which runs both modules at once, the
- * server's unread downloads (SlowReadersTest peaks at 0.75 GB of TCP memory; HeavyRequestsTest held
- * 1.7 GB until it capped its send buffers), or another build on the same machine. Read from
+ * model's network. Other tests could cause it: in this build, which runs both modules at once, the
+ * server's unread downloads held 1.7 GB (HeavyRequestsTest) and 0.75 GB (SlowReadersTest) until
+ * both capped their send buffers; another build on the same machine still can. Read from
  * {@code /proc/net/netstat} (entries into pressure and the milliseconds spent in it, counted when it
  * ends) and {@code /proc/net/protocols} (pressure now).
  */
