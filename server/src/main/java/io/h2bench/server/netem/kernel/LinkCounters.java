@@ -12,7 +12,7 @@ public record LinkCounters(Direction up, Direction down, long hostTxDropped, lon
 
     /**
      * @param relayed     packets written to the far device
-     * @param lost        packets dropped by the random loss
+     * @param lost        packets dropped by the loss (random or per connection, see LossPattern)
      * @param queueDrops  packets dropped because the queue was full
      * @param writeErrors packets the far device refused
      */
