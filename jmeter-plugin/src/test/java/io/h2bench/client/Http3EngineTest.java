@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.h2bench.server.Listener;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +54,7 @@ class Http3EngineTest extends AgainstServer {
         h3("/average/start").body();
         List<CompletableFuture<ExchangeResult>> resources = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            resources.add(user.sendAsync(ExchangeRequest.get(h3Uri("/average/resource" + i), ProtocolMode.HTTP_3)));
+            resources.add(user.sendAsync(h3Get("/average/resource" + i)));
         }
         for (CompletableFuture<ExchangeResult> resource : resources) {
             assertThat(resource.get().status()).isEqualTo(404);
@@ -111,7 +112,12 @@ class Http3EngineTest extends AgainstServer {
     }
 
     private ExchangeResult h3(String path) throws Exception {
-        return user.send(ExchangeRequest.get(h3Uri(path), ProtocolMode.HTTP_3));
+        return user.send(h3Get(path));
+    }
+
+    /** With a response timeout, so that a stalled connection fails the test in seconds, not at QUIC's idle timeout. */
+    private ExchangeRequest h3Get(String path) {
+        return ExchangeRequest.get(h3Uri(path), ProtocolMode.HTTP_3).withTimeouts(Duration.ZERO, Duration.ofSeconds(10));
     }
 
     private URI h3Uri(String path) {

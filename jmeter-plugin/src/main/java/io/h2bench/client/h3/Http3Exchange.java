@@ -78,11 +78,13 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         DefaultHttp3HeadersFrame headers = new DefaultHttp3HeadersFrame();
         fillRequestHeaders(headers.headers());
         requestBytes = weight(headers.headers()) + request.body().length;
-        opened.write(headers);
         if (request.body().length > 0) {
-            opened.write(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())));
+            opened.write(headers);
+            opened.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())))
+                    .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+        } else {
+            opened.writeAndFlush(headers).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
         }
-        opened.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
         watchResponseTimeout();
     }
 

@@ -79,8 +79,8 @@ final class QuicConnection {
 
     private void handshake(InetSocketAddress remote, long connectTimeoutMillis) {
         QuicChannel.newBootstrap(udp)
+                // It also takes the server's control and QPACK streams: no stream handler of our own.
                 .handler(new Http3ClientConnectionHandler())
-                .streamHandler(new ChannelInboundHandlerAdapter())
                 .remoteAddress(remote)
                 .connect()
                 .addListener(done -> {
