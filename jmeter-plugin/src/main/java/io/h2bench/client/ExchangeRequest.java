@@ -77,6 +77,12 @@ public record ExchangeRequest(
                 maxConnectionsPerOrigin, fallback);
     }
 
+    /** The same request in another protocol (HTTP/3 by Alt-Svc: the first request goes over TCP). */
+    public ExchangeRequest withMode(ProtocolMode newMode) {
+        return new ExchangeRequest(method, uri, headers, body, newMode, connectTimeout, responseTimeout, followRedirects, acceptPush,
+                maxConnectionsPerOrigin, alpnFallback);
+    }
+
     public ExchangeRequest withHeaders(List<HeaderField> newHeaders) {
         return new ExchangeRequest(method, uri, newHeaders, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush, maxConnectionsPerOrigin, alpnFallback);
     }

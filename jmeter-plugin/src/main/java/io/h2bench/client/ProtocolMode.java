@@ -17,7 +17,14 @@ public enum ProtocolMode {
     /** Cleartext HTTP/2 with prior knowledge: the connection preface is sent at once. */
     H2C,
     /** Cleartext HTTP/1.1 request with {@code Upgrade: h2c}; the connection switches on 101. */
-    H2C_UPGRADE;
+    H2C_UPGRADE,
+    /** HTTP/3 straight to QUIC on the URL's port number (UDP), as a browser told by a previous visit. */
+    HTTP_3,
+    /**
+     * As a browser on a first visit: HTTP/2 over TLS (ALPN, HTTP/1.1 allowed), then HTTP/3 for the
+     * origin once a response advertised {@code h3} in its {@code Alt-Svc} header.
+     */
+    HTTP_3_ALT_SVC;
 
     /**
      * Reads a property value; blank means {@link #HTTP_2}. Anything else unknown is refused, so a
@@ -30,13 +37,19 @@ public enum ProtocolMode {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalArgumentException("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE; was '"
+            throw new IllegalArgumentException("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE, HTTP_3, "
+                    + "HTTP_3_ALT_SVC; was '"
                     + value + "'", unknown);
         }
     }
 
-    /** HTTP/2 multiplexes, so one connection per origin is what a browser (and this client) keeps. */
+    /** HTTP/2 and HTTP/3 multiplex, so one connection per origin is what a browser (and this client) keeps. */
     public boolean multiplexed() {
         return this != HTTP_1_1;
+    }
+
+    /** Whether this mode may speak HTTP/3 (over QUIC, which no HTTP proxy carries). */
+    public boolean http3() {
+        return this == HTTP_3 || this == HTTP_3_ALT_SVC;
     }
 }

@@ -32,9 +32,8 @@ public final class SharedClient {
     /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
     private static final Duration OS_DECIDES_CONNECT = Duration.ofMinutes(10);
 
-    private static final Object LOCK = new Object();
-    private static SharedClient instance;
-    private static int users;
+    private static final SharedInstance<SharedClient> SHARED =
+            new SharedInstance<>("the HTTP client", SharedClient::new, SharedClient::stop);
 
     private final HttpClient httpClient;
     private final WireRegistry registry = new WireRegistry();
@@ -105,57 +104,32 @@ public final class SharedClient {
 
     /** Takes a reference, starting the client if this is the first user. */
     public static SharedClient acquire() {
-        synchronized (LOCK) {
-            if (instance == null) {
-                try {
-                    instance = new SharedClient();
-                } catch (Exception failure) {
-                    throw new IllegalStateException("Cannot start the HTTP client: " + failure, failure);
-                }
-            }
-            users++;
-            return instance;
-        }
+        return SHARED.acquire();
     }
 
     /** Gives a reference back; the last one stops the client. */
     public void release() {
-        synchronized (LOCK) {
-            if (instance != this) {
-                return;
-            }
-            users--;
-            if (users <= 0) {
-                stopLocked();
-            }
-        }
+        SHARED.release(this);
     }
 
     /** Stops the client whatever the count: JMeter's test end, after which no thread may remain. */
     public static void stopAll() {
-        synchronized (LOCK) {
-            stopLocked();
-        }
+        SHARED.stopAll();
+        // HTTP/3's event loops too: the sampler's test end calls this one method for every protocol.
+        io.h2bench.client.h3.QuicTransport.stopAll();
     }
 
     /** Whether a shared client is running now (for tests of the lifecycle). */
     public static boolean running() {
-        synchronized (LOCK) {
-            return instance != null;
-        }
+        return SHARED.running();
     }
 
-    private static void stopLocked() {
-        SharedClient current = instance;
-        instance = null;
-        users = 0;
-        if (current != null) {
-            current.stopped = true;
-            try {
-                current.httpClient.stop();
-            } catch (Exception ignored) {
-                // Stopping is best effort: the threads are daemons and cannot keep JMeter alive.
-            }
+    private void stop() {
+        stopped = true;
+        try {
+            httpClient.stop();
+        } catch (Exception ignored) {
+            // Stopping is best effort: the threads are daemons and cannot keep JMeter alive.
         }
     }
 

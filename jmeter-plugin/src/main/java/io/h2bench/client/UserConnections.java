@@ -1,59 +1,40 @@
 package io.h2bench.client;
 
+import io.h2bench.client.h3.Http3Engine;
 import java.net.URI;
-import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.client.BytesRequestContent;
-import org.eclipse.jetty.client.Destination;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.util.thread.Scheduler;
-import java.io.InterruptedIOException;
 
 /**
- * The connections of one virtual user: its own pool per origin inside the {@link SharedClient}
- * (HTTP/2: one connection per origin; HTTP/1.1: up to the request's maxConnectionsPerOrigin), reused
- * across its requests until {@link #reset()} or {@link #close()}. Not thread-safe for reset/close;
- * requests may be sent concurrently (a page load's resources).
+ * The connections of one virtual user, in whichever protocol each request asks for
+ * ({@link ProtocolMode}): HTTP/1.1 and HTTP/2 on Jetty's client ({@link JettyEngine}), HTTP/3 on
+ * Netty's QUIC ({@link Http3Engine}, opened at the user's first HTTP/3 request). Each engine keeps
+ * the user's connections per origin until {@link #reset()} or {@link #close()}. Not thread-safe for
+ * reset/close; requests may be sent concurrently (a page load's resources).
  */
 public final class UserConnections implements AutoCloseable {
 
-    private static final AtomicLong USERS = new AtomicLong();
-    /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
-    private static final Set<String> CONNECTION_HEADERS =
-            Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
-
-    private static final Scheduler.Task NO_TIMER = () -> false;
-
-    private final SharedClient shared;
-    private final ResponseTimeouts responseTimeouts;
-    private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
-    private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
-    private volatile long user = USERS.incrementAndGet();
-    /** The tag of the last request, reused while it fits: Jetty then finds the destination by a cached hash. */
-    private volatile UserTag lastTag;
+    private final JettyEngine tcp;
+    private volatile Http3Engine quic;
+    /** Origins whose responses advertised h3 (HTTP_3_ALT_SVC), with the advertised UDP port. */
+    private final Map<String, Integer> advertisedH3 = new ConcurrentHashMap<>();
     private boolean closed;
 
-    private UserConnections(SharedClient shared) {
-        this.shared = shared;
-        this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
+    private UserConnections(JettyEngine tcp) {
+        this.tcp = tcp;
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
     public static UserConnections open() {
-        return new UserConnections(SharedClient.acquire());
+        return new UserConnections(JettyEngine.open());
     }
 
     /** False once closed, or once the shared client was stopped under it (JMeter's test end). */
     public boolean usable() {
-        return !closed && shared.live();
+        Http3Engine h3 = quic;
+        return !closed && tcp.usable() && (h3 == null || h3.usable());
     }
 
     /** Sends and waits: every outcome, failures included, comes back as a result. */
@@ -94,89 +75,75 @@ public final class UserConnections implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }
-        HttpClient client = shared.httpClient();
+        ProtocolMode mode = exchange.mode();
+        if (!mode.http3()) {
+            return tcp.send(exchange, profile);
+        }
+        refuseHttp3ThroughProxy(exchange, profile);
         URI uri = exchange.uri();
-        refuseCleartextHttp2ThroughProxy(exchange, profile);
-        shared.routing().register(profile);
-        String origin = origin(uri);
-        ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
-        Request request = client.newRequest(uri)
-                .method(exchange.method())
-                .tag(tagFor(exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
-                .followRedirects(exchange.followRedirects());
-        boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
-        copyHeaders(request, exchange, upgrading);
-        if (exchange.body().length > 0) {
-            request.body(new BytesRequestContent(exchange.body()));
+        if (mode == ProtocolMode.HTTP_3) {
+            return http3().send(exchange, profile, uri.getPort());
         }
-        if (!exchange.responseTimeout().isZero()) {
-            request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        Integer port = advertisedH3.get(origin(uri));
+        if (port != null) {
+            return http3().send(exchange, profile, port);
         }
-        request.onRequestBegin(recorder::onAssigned);
-        if (exchange.mode() == ProtocolMode.HTTP_2 && !exchange.alpnFallback() && "https".equalsIgnoreCase(uri.getScheme())) {
-            request.onRequestBegin(begun -> refuseHttp11(begun, origin));
+        // A browser's first visit: TCP with ALPN, h2 preferred, HTTP/1.1 accepted.
+        return tcp.send(exchange.withMode(ProtocolMode.HTTP_2).withAlpnFallback(true), profile)
+                .whenComplete((result, ignored) -> remember(uri, result));
+    }
+
+    /** Notes the h3 alternative a response over TCP advertised (or withdrew) for its origin. */
+    private void remember(URI uri, ExchangeResult result) {
+        if (result == null || result.failed()) {
+            return;
         }
-        request.onRequestSuccess(recorder::onRequestDone);
-        request.onRequestFailure((failed, cause) -> recorder.onRequestDone(failed));
-        request.onPush((main, pushed) -> exchange.acceptPush() ? recorder.newPush(pushed.getURI()) : null);
-        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, request, exchange.responseTimeout().toMillis(),
-                !exchange.connectTimeout().isZero()));
-        inFlight.add(request);
-        CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
-            inFlight.remove(request);
-            if (upgrading && done != null && done.httpVersion() != null && done.httpVersion().startsWith("HTTP/2")) {
-                upgradedOrigins.add(origin);
+        int port = AltSvc.h3Port(result.responseHeader("Alt-Svc"));
+        if (port == AltSvc.CLEAR) {
+            advertisedH3.remove(origin(uri));
+        } else if (port != AltSvc.NONE) {
+            advertisedH3.put(origin(uri), port);
+        }
+    }
+
+    private Http3Engine http3() {
+        Http3Engine h3 = quic;
+        if (h3 == null) {
+            synchronized (this) {
+                h3 = quic;
+                if (h3 == null) {
+                    h3 = Http3Engine.open();
+                    quic = h3;
+                }
             }
-        });
-        request.send(recorder);
-        // On a reused connection Jetty has assigned the exchange within send(): no timer is needed.
-        if (!recorder.hasConnection() && !result.isDone()) {
-            Scheduler.Task connectTimer = scheduleConnectTimeout(client, request, recorder, exchange.connectTimeout().toMillis());
-            result.whenComplete((done, ignored) -> connectTimer.cancel());
         }
-        return result;
+        return h3;
     }
 
-    private UserTag tagFor(int maxConnections, ConnectionProfile profile) {
-        long current = user;
-        UserTag last = lastTag;
-        if (last != null && last.fits(current, maxConnections, profile)) {
-            return last;
-        }
-        UserTag tag = new UserTag(current, maxConnections, profile);
-        lastTag = tag;
-        return tag;
-    }
-
-    /** HTTP_2 chosen explicitly: a connection on which ALPN settled for HTTP/1.1 gets no request written. */
-    private void refuseHttp11(Request request, String origin) {
-        org.eclipse.jetty.client.Connection connection = request.getConnection();
-        if (connection != null && !(connection instanceof HttpConnectionOverHTTP2)) {
-            WireConnection wire = shared.registry().find(connection);
-            request.abort(new NoH2OverAlpnException(origin, wire == null ? null : wire.alpn()));
-        }
+    /** This user's HTTP/3 engine, or null before its first HTTP/3 request. */
+    Http3Engine http3Engine() {
+        return quic;
     }
 
     /** Aborts whatever this user has in flight (JMeter's stop button); results report the reason. */
     public void abortAll(String reason) {
-        for (Request request : inFlight) {
-            request.abort(new InterruptedIOException(reason));
+        tcp.abortAll(reason);
+        Http3Engine h3 = quic;
+        if (h3 != null) {
+            h3.abortAll(reason);
         }
     }
 
     /**
      * Closes this user's connections; the next request opens new ones, as a new user would
-     * (JMeter's "same user on each iteration" unchecked).
+     * (JMeter's "same user on each iteration" unchecked), who has not yet heard any Alt-Svc.
      */
     public void reset() {
-        long previous = user;
-        user = USERS.incrementAndGet();
-        upgradedOrigins.clear();
-        HttpClient client = shared.httpClient();
-        for (Destination destination : client.getDestinations()) {
-            if (destination.getOrigin().getTag() instanceof UserTag tag && tag.user() == previous) {
-                client.removeDestination(destination);
-            }
+        advertisedH3.clear();
+        tcp.reset();
+        Http3Engine h3 = quic;
+        if (h3 != null) {
+            h3.reset();
         }
     }
 
@@ -185,114 +152,20 @@ public final class UserConnections implements AutoCloseable {
         if (closed) {
             return;
         }
-        reset();
         closed = true;
-        responseTimeouts.destroy();
-        shared.release();
-    }
-
-    /**
-     * Sets the HTTP version Jetty uses. Returns true when this request asks for an h2c upgrade.
-     * Over https HTTP_2 leaves the choice to ALPN (h2 offered first, checked at request begin); over
-     * http it means h2c.
-     */
-    private boolean chooseVersion(Request request, ProtocolMode mode, URI uri, String origin) {
-        boolean secure = "https".equalsIgnoreCase(uri.getScheme());
-        switch (mode) {
-            case HTTP_1_1 -> request.version(HttpVersion.HTTP_1_1);
-            case HTTP_2 -> {
-                if (!secure) {
-                    request.version(HttpVersion.HTTP_2);
-                }
-            }
-            case H2C -> request.version(HttpVersion.HTTP_2);
-            case H2C_UPGRADE -> {
-                if (upgradedOrigins.contains(origin)) {
-                    // Already upgraded: the connection now sits in this user's h2c pool.
-                    request.version(HttpVersion.HTTP_2);
-                    return false;
-                }
-                request.version(HttpVersion.HTTP_1_1);
-                return true;
-            }
+        advertisedH3.clear();
+        tcp.close();
+        Http3Engine h3 = quic;
+        if (h3 != null) {
+            h3.close();
         }
-        return false;
     }
 
-    private static void copyHeaders(Request request, ExchangeRequest exchange, boolean upgrading) {
-        request.headers(headers -> {
-            for (HeaderField field : exchange.headers()) {
-                if (!CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
-                    headers.add(field.name(), field.value());
-                }
-            }
-            if (upgrading) {
-                // RFC 7540 section 3.2: an empty HTTP2-Settings means "default settings".
-                headers.put("Upgrade", "h2c");
-                headers.put("HTTP2-Settings", "");
-                headers.put("Connection", "Upgrade, HTTP2-Settings");
-            }
-        });
-    }
-
-    /**
-     * The connect timeout as JMeter's HttpClient4 applies it: the TCP connect must succeed within it,
-     * and then each read of the TLS handshake (HttpClient4 sets the socket's read timeout to the
-     * connect timeout for the handshake), so a handshake that keeps hearing from the server goes on
-     * however long it takes in all, as 400 handshakes on a busy client do. Jetty's own connect
-     * timeout is client-wide; this one is per request. A request still unassigned while others of
-     * this user are in flight may be queued behind busy connections (a page's resources over
-     * HTTP/1.1), not connecting: its timer is re-armed, not fired. Armed only for exchanges not on a
-     * usable connection right after send, and cancelled when they complete, so that reused
-     * connections cost the scheduler nothing (thousands a second).
-     */
-    private Scheduler.Task scheduleConnectTimeout(HttpClient client, Request request, ExchangeRecorder recorder, long millis) {
-        if (millis <= 0) {
-            return NO_TIMER;
-        }
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis);
-        Runnable check = new Runnable() {
-            @Override
-            public void run() {
-                if (recorder.hasConnection() || recorder.result().isDone()) {
-                    return;
-                }
-                long heard = handshakeHeardNanos(client, request, recorder);
-                long silent = System.nanoTime() - heard;
-                if (heard != 0 && silent < timeoutNanos) {
-                    client.getScheduler().schedule(this, timeoutNanos - silent, TimeUnit.NANOSECONDS);
-                    return;
-                }
-                if (heard == 0 && !recorder.isAssigned() && inFlight.size() > 1) {
-                    client.getScheduler().schedule(this, millis, TimeUnit.MILLISECONDS);
-                    return;
-                }
-                request.abort(new FailureMessages.ConnectTimeoutException(millis, heard != 0));
-            }
-        };
-        return client.getScheduler().schedule(check, millis, TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * When the server was last heard from by a TLS handshake under way for this request: on its own
-     * connection (HTTP/1.1 gets it before the handshake), else on one opened for its destination
-     * (ALPN picks the protocol, and so the connection, only after the handshake); 0 if none.
-     */
-    private long handshakeHeardNanos(HttpClient client, Request request, ExchangeRecorder recorder) {
-        WireConnection own = recorder.wire();
-        if (own != null) {
-            return own.handshakeHeardNanos();
-        }
-        return shared.registry().handshakeHeardNanos(client.resolveDestination(request).getOrigin());
-    }
-
-    /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */
-    private static void refuseCleartextHttp2ThroughProxy(ExchangeRequest exchange, ConnectionProfile profile) {
-        boolean cleartext = !"https".equalsIgnoreCase(exchange.uri().getScheme());
-        boolean priorKnowledge = exchange.mode() == ProtocolMode.H2C || exchange.mode() == ProtocolMode.HTTP_2;
-        if (cleartext && priorKnowledge && profile.proxyFor(exchange.uri().getHost()) != null) {
-            throw new IllegalArgumentException("HTTP/2 over cleartext (h2c) cannot go through an HTTP proxy, which speaks "
-                    + "HTTP/1.1 to its clients: use HTTP_1_1 or H2C_UPGRADE, or https (h2 through CONNECT)");
+    /** A plain HTTP proxy relays TCP (CONNECT) only: QUIC, which is UDP, cannot go through it. */
+    private static void refuseHttp3ThroughProxy(ExchangeRequest exchange, ConnectionProfile profile) {
+        if (profile.proxyFor(exchange.uri().getHost()) != null) {
+            throw new IllegalArgumentException("HTTP/3 cannot go through an HTTP proxy: a proxy relays TCP (CONNECT), "
+                    + "and QUIC is UDP. Use HTTP_2 or HTTP_1_1 through the proxy, or remove the proxy for HTTP/3");
         }
     }
 

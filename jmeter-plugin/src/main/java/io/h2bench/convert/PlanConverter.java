@@ -51,7 +51,7 @@ public final class PlanConverter {
     public static void main(String[] args) {
         PrintStream err = System.err;
         if (args.length != 1 && !(args.length == 3 && args[1].equals("--version"))) {
-            err.println("usage: PlanConverter plan.jmx [--version HTTP_1_1|HTTP_2|H2C|H2C_UPGRADE] > plan-h2.jmx");
+            err.println("usage: PlanConverter plan.jmx [--version HTTP_1_1|HTTP_2|H2C|H2C_UPGRADE|HTTP_3|HTTP_3_ALT_SVC] > plan-h2.jmx");
             System.exit(2);
         }
         try (InputStream in = Files.newInputStream(Path.of(args[0]))) {

@@ -23,6 +23,8 @@ public class Http2SamplerPanel extends JPanel {
         "HTTP/2 (https: h2 over ALPN or an error; http: h2c)",
         "HTTP/2 cleartext (prior knowledge)",
         "HTTP/2 cleartext (Upgrade)",
+        "HTTP/3 (QUIC on the URL's port number, UDP)",
+        "HTTP/3 by Alt-Svc (HTTP/2 over TLS first, then h3 where advertised)",
     };
 
     private final JComboBox<String> version = new JComboBox<>(VERSION_NAMES);
@@ -32,7 +34,8 @@ public class Http2SamplerPanel extends JPanel {
     public Http2SamplerPanel() {
         super(new GridLayout(3, 1));
         setBorder(BorderFactory.createTitledBorder("h2bench: protocol and connections"));
-        version.setToolTipText("HTTP/2 over http:// is h2c by prior knowledge; 'By scheme' never picks h2c.");
+        version.setToolTipText("HTTP/2 over http:// is h2c by prior knowledge; 'By scheme' never picks h2c or h3. "
+                + "HTTP/3 needs https:// and no proxy.");
         add(row(new JLabel("HTTP version:"), version));
         add(row(new JLabel("Max HTTP/1.1 connections per origin:"), maxConnections));
         add(row(acceptPush));

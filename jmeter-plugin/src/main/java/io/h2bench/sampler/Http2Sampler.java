@@ -39,7 +39,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
 
     private static final long serialVersionUID = 1L;
 
-    /** {@code HTTP_1_1}, {@code HTTP_2} (default), {@code H2C} or {@code H2C_UPGRADE}. */
+    /** {@code HTTP_1_1}, {@code HTTP_2} (default), {@code H2C}, {@code H2C_UPGRADE}, {@code HTTP_3} or {@code HTTP_3_ALT_SVC}. */
     public static final String HTTP_VERSION = "H2Bench.httpVersion";
     /** HTTP/1.1 connections per origin and user (default 6). */
     public static final String MAX_CONNECTIONS_PER_ORIGIN = "H2Bench.maxConnectionsPerOrigin";

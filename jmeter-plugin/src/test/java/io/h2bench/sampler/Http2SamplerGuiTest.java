@@ -7,6 +7,8 @@ import io.h2bench.gui.Http2SamplerGui;
 import org.apache.jmeter.testelement.TestElement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The GUI only moves values between JMeter's test element and Swing; check that round trip. */
 class Http2SamplerGuiTest {
@@ -55,5 +57,19 @@ class Http2SamplerGuiTest {
         assertThat(saved.getDomain()).isEqualTo("127.0.0.1");
         assertThat(saved.getPath()).isEqualTo("/small-text.txt");
         assertThat(saved.getPropertyAsString(Http2Sampler.HTTP_VERSION)).isEqualTo("H2C_UPGRADE");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProtocolMode.class)
+    void shouldOfferAndKeepEveryHttpVersionWhenChosenInTheCombo(ProtocolMode mode) {
+        Http2Sampler original = new Http2Sampler();
+        original.setHttpVersion(mode);
+        Http2SamplerGui gui = new Http2SamplerGui();
+
+        gui.configure(original);
+        Http2Sampler saved = (Http2Sampler) gui.createTestElement();
+        gui.modifyTestElement(saved);
+
+        assertThat(saved.getPropertyAsString(Http2Sampler.HTTP_VERSION)).isEqualTo(mode.name());
     }
 }

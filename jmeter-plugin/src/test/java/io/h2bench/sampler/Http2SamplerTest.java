@@ -88,7 +88,7 @@ class Http2SamplerTest {
 
         assertThat(result.isSuccessful()).isFalse();
         assertThat(result.getResponseMessage())
-                .contains("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE; was 'HTTP2'");
+                .contains("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE, HTTP_3, HTTP_3_ALT_SVC; was 'HTTP2'");
     }
 
     @Test

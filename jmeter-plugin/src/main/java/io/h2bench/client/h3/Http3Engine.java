@@ -1,0 +1,165 @@
+package io.h2bench.client.h3;
+
+import io.h2bench.client.ConnectionProfile;
+import io.h2bench.client.ExchangeRequest;
+import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.ProtocolEngine;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A virtual user's HTTP/3 on Netty's QUIC: one connection per origin and UDP port, opened by the
+ * user's first request there and reused, with every concurrent request (a page's resources) on
+ * its own stream of that one connection. Features QUIC cannot carry here are refused with a reason
+ * before anything is sent: a proxy (in {@link io.h2bench.client.UserConnections}), a bandwidth
+ * limit per connection (cps), a client certificate, and redirects followed inside the client.
+ */
+public final class Http3Engine implements ProtocolEngine {
+
+    private final QuicTransport transport;
+    private final Map<String, QuicConnection> connections = new ConcurrentHashMap<>();
+    private final Set<Http3Exchange> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private Http3Engine(QuicTransport transport) {
+        this.transport = transport;
+    }
+
+    /** A new user's HTTP/3 on the shared transport (which starts if it is not running). */
+    public static Http3Engine open() {
+        return new Http3Engine(QuicTransport.acquire());
+    }
+
+    @Override
+    public CompletableFuture<ExchangeResult> send(ExchangeRequest exchange, ConnectionProfile profile) {
+        return send(exchange, profile, exchange.uri().getPort());
+    }
+
+    /** Sends to the origin of the request's URI, over QUIC on {@code udpPort} (an Alt-Svc's port, say). */
+    public CompletableFuture<ExchangeResult> send(ExchangeRequest exchange, ConnectionProfile profile, int udpPort) {
+        if (closed) {
+            throw new IllegalStateException("This user's HTTP/3 connections are closed");
+        }
+        refuseUnsupported(exchange, profile);
+        URI uri = exchange.uri();
+        int port = udpPort > 0 ? udpPort : 443;
+        String key = uri.getHost() + ":" + port + "/" + profile.hashCode();
+        boolean[] opened = {false};
+        QuicConnection connection;
+        try {
+            connection = connections.compute(key, (ignored, existing) -> {
+                if (existing != null && existing.usable()) {
+                    return existing;
+                }
+                opened[0] = true;
+                return QuicConnection.open(transport, resolve(uri.getHost(), port, profile), profile.sourceAddress(),
+                        uri.getHost(), exchange.connectTimeout().toMillis());
+            });
+        } catch (UnresolvedHost unresolved) {
+            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()));
+        }
+        Http3Exchange h3 = new Http3Exchange(exchange, connection, opened[0]);
+        inFlight.add(h3);
+        connection.ready().whenComplete((quic, failure) -> {
+            if (failure != null) {
+                h3.fail(failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure);
+            } else {
+                h3.connected();
+            }
+        });
+        return h3.result().whenComplete((done, ignored) -> inFlight.remove(h3));
+    }
+
+    private static InetSocketAddress resolve(String host, int port, ConnectionProfile profile) {
+        try {
+            InetAddress[] addresses = profile.resolver() == null ? InetAddress.getAllByName(host) : profile.resolver().resolve(host);
+            return new InetSocketAddress(addresses[0], port);
+        } catch (UnknownHostException | RuntimeException failure) {
+            throw new UnresolvedHost(failure);
+        }
+    }
+
+    private static ExchangeResult unresolvedResult(ExchangeRequest exchange, Throwable cause) {
+        long now = System.nanoTime();
+        return new ExchangeResult(exchange.method(), exchange.uri(), false, System.currentTimeMillis(), now, 0, 0, 0, 0, 0, "",
+                "HTTP/3", java.util.List.of(), new byte[0], 0, 0, 0, 0, false, null,
+                "Cannot resolve " + exchange.uri().getHost() + ": " + cause.getMessage(), cause, java.util.List.of());
+    }
+
+    /** What this engine cannot do, said before a packet leaves. */
+    private static void refuseUnsupported(ExchangeRequest exchange, ConnectionProfile profile) {
+        if (!"https".equalsIgnoreCase(exchange.uri().getScheme())) {
+            throw new IllegalArgumentException("HTTP/3 needs an https:// URL (QUIC always encrypts), was " + exchange.uri());
+        }
+        if (profile.cps() > 0) {
+            throw new IllegalArgumentException("HTTP/3 cannot apply httpclient.socket.https.cps (a bandwidth limit per TCP "
+                    + "connection): emulate the bandwidth with the server's network link instead");
+        }
+        if (profile.certificate() != null) {
+            throw new IllegalArgumentException("HTTP/3 does not offer client certificates in this sampler yet: "
+                    + "use HTTP_2 or HTTP_1_1 for a test with a Keystore Configuration");
+        }
+        if (exchange.followRedirects()) {
+            throw new IllegalArgumentException("HTTP/3 does not follow redirects inside the client: "
+                    + "use 'Follow Redirects' instead of 'Redirect Automatically'");
+        }
+    }
+
+    @Override
+    public boolean usable() {
+        return !closed && transport.live();
+    }
+
+    @Override
+    public void abortAll(String reason) {
+        for (Http3Exchange exchange : inFlight) {
+            exchange.fail(new java.io.InterruptedIOException(reason));
+        }
+    }
+
+    @Override
+    public void reset() {
+        for (QuicConnection connection : connections.values()) {
+            connection.close();
+        }
+        connections.clear();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        reset();
+        transport.release();
+    }
+
+    /** UDP payload bytes {received, sent} by this user's open QUIC connections: what its samples add up to. */
+    public long[] datagramBytes() {
+        long in = 0;
+        long out = 0;
+        for (QuicConnection connection : connections.values()) {
+            in += connection.ledger().totalIn();
+            out += connection.ledger().totalOut();
+        }
+        return new long[] {in, out};
+    }
+
+    /** A host name that did not resolve, carried out of the connection map's compute. */
+    private static final class UnresolvedHost extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        UnresolvedHost(Exception cause) {
+            super(cause);
+        }
+    }
+}

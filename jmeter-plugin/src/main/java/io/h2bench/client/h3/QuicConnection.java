@@ -1,0 +1,201 @@
+package io.h2bench.client.h3;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamLimitChangedEvent;
+import io.netty.handler.codec.quic.QuicStreamType;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One user's QUIC connection to one origin, on a UDP socket of its own (as a browser opens one per
+ * connection): the handshake, whose time is the connect time of the exchange that waited for it,
+ * its datagrams' bytes ({@link DatagramLedger}), and its request streams, opened as the server's
+ * stream limit allows and queued beyond it (a page of more resources than the limit).
+ */
+final class QuicConnection {
+
+    /** Apart from the TCP connections' ids (WireRegistry counts from 1), so a waterfall never joins the two. */
+    private static final AtomicLong IDS = new AtomicLong(1L << 40);
+
+    private final long id = IDS.incrementAndGet();
+    private final DatagramLedger ledger = new DatagramLedger();
+    private final CompletableFuture<QuicChannel> ready = new CompletableFuture<>();
+    private final AtomicBoolean connectClaimed = new AtomicBoolean();
+    /** Streams waiting for the server's stream limit; touched on the event loop only. */
+    private final Queue<Http3Exchange> waiting = new ArrayDeque<>();
+    private final String origin;
+    private final long connectBeginNanos = System.nanoTime();
+    private volatile long handshakeNanos;
+    private volatile Channel udp;
+    private volatile QuicChannel quic;
+
+    private QuicConnection(String origin) {
+        this.origin = origin;
+    }
+
+    /**
+     * Starts the handshake with {@code remote} from {@code local} (any address when null), naming
+     * {@code host} in SNI; {@code connectTimeoutMillis} limits the handshake (0: QUIC's idle timeout does).
+     */
+    static QuicConnection open(QuicTransport transport, InetSocketAddress remote, InetAddress local, String host,
+                               long connectTimeoutMillis) {
+        QuicConnection connection = new QuicConnection(host + ":" + remote.getPort());
+        Bootstrap bootstrap = new Bootstrap().group(transport.loops()).channel(NioDatagramChannel.class)
+                .handler(new ChannelInitializer<DatagramChannel>() {
+                    @Override
+                    protected void initChannel(DatagramChannel channel) {
+                        // The ledger first: it sees the datagrams the codec reads and writes.
+                        channel.pipeline().addLast(connection.ledger, transport.newCodec(host, remote.getPort()));
+                    }
+                });
+        ChannelFuture bound = bootstrap.bind(new InetSocketAddress(local, 0));
+        bound.addListener(done -> {
+            if (!done.isSuccess()) {
+                connection.ready.completeExceptionally(done.cause());
+                return;
+            }
+            connection.udp = bound.channel();
+            connection.handshake(remote, connectTimeoutMillis);
+        });
+        return connection;
+    }
+
+    private void handshake(InetSocketAddress remote, long connectTimeoutMillis) {
+        QuicChannel.newBootstrap(udp)
+                // It also takes the server's control and QPACK streams: no stream handler of our own.
+                .handler(new Http3ClientConnectionHandler())
+                .remoteAddress(remote)
+                .connect()
+                .addListener(done -> {
+                    if (done.isSuccess()) {
+                        quic = (QuicChannel) done.getNow();
+                        handshakeNanos = System.nanoTime() - connectBeginNanos;
+                        quic.pipeline().addLast(new StreamLimitWatcher());
+                        ready.complete(quic);
+                    } else {
+                        ready.completeExceptionally(done.cause());
+                        udp.close();
+                    }
+                });
+        if (connectTimeoutMillis > 0) {
+            udp.eventLoop().schedule(() -> {
+                if (ready.completeExceptionally(new QuicConnectTimeoutException(origin, connectTimeoutMillis))) {
+                    udp.close();
+                }
+            }, connectTimeoutMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    long id() {
+        return id;
+    }
+
+    DatagramLedger ledger() {
+        return ledger;
+    }
+
+    CompletableFuture<QuicChannel> ready() {
+        return ready;
+    }
+
+    /** The handshake's time for the first exchange that asks (the one that opened the connection), else 0. */
+    long claimConnectNanos() {
+        return connectClaimed.compareAndSet(false, true) ? handshakeNanos : 0;
+    }
+
+    /** Open or opening, not yet closed: a new request may use it. */
+    boolean usable() {
+        if (!ready.isDone()) {
+            return true;
+        }
+        QuicChannel channel = quic;
+        return channel != null && channel.isActive();
+    }
+
+    /** Opens a request stream for {@code exchange} now, or when the server's stream limit allows. */
+    void openStream(Http3Exchange exchange) {
+        QuicChannel channel = quic;
+        channel.eventLoop().execute(() -> {
+            waiting.add(exchange);
+            drain();
+        });
+    }
+
+    private void drain() {
+        QuicChannel channel = quic;
+        while (!waiting.isEmpty() && channel.isActive() && channel.peerAllowedStreams(QuicStreamType.BIDIRECTIONAL) > 0) {
+            Http3Exchange next = waiting.poll();
+            Http3.newRequestStream(channel, next).addListener(done -> {
+                if (done.isSuccess()) {
+                    QuicStreamChannel stream = (QuicStreamChannel) done.getNow();
+                    next.streamOpened(stream);
+                } else {
+                    next.fail(done.cause());
+                }
+            });
+        }
+        if (!channel.isActive()) {
+            Http3Exchange dropped;
+            while ((dropped = waiting.poll()) != null) {
+                dropped.fail(new java.nio.channels.ClosedChannelException());
+            }
+        }
+    }
+
+    /** Closes the connection (CONNECTION_CLOSE), then its socket. */
+    void close() {
+        ready.completeExceptionally(new java.nio.channels.ClosedChannelException());
+        QuicChannel channel = quic;
+        Channel socket = udp;
+        if (channel != null) {
+            channel.close().addListener(done -> socket.close());
+        } else if (socket != null) {
+            socket.close();
+        }
+    }
+
+    /** Opens the queued streams when the server raises its limit (MAX_STREAMS) or the connection ends. */
+    private final class StreamLimitWatcher extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof QuicStreamLimitChangedEvent) {
+                drain();
+            }
+            super.userEventTriggered(ctx, event);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            drain();
+            super.channelInactive(ctx);
+        }
+    }
+
+    /** The handshake did not complete within the plan's connect timeout. */
+    static final class QuicConnectTimeoutException extends java.io.IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        QuicConnectTimeoutException(String origin, long millis) {
+            super("QUIC handshake with " + origin + " did not complete within the connect timeout of " + millis + " ms");
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.h2bench.client.h3;
+
+import io.h2bench.client.SharedInstance;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netty's side of the sampler's HTTP/3, shared by every virtual user of the JVM: one event loop per
+ * core (daemon threads, so no JMeter run hangs on them) and one TLS configuration. Reference
+ * counted like {@link io.h2bench.client.SharedClient}: started by the first HTTP/3 user, stopped by
+ * the last and by {@link #stopAll()} at test end.
+ */
+public final class QuicTransport {
+
+    /** Chrome's HTTP/3 transport parameters (quic_context.h, kDefaultMaxStreams*), as for its HTTP/2 windows. */
+    static final long MAX_DATA = 15L * 1024 * 1024;
+    static final long MAX_STREAM_DATA = 6L * 1024 * 1024;
+    static final long MAX_BIDI_STREAMS = 100;
+    static final long MAX_UNI_STREAMS = 103;
+    /** As the TCP client's idle timeout: what ends a connection nobody uses, or a handshake nobody answers. */
+    static final long IDLE_TIMEOUT_MILLIS = 60_000;
+
+    private static final SharedInstance<QuicTransport> SHARED =
+            new SharedInstance<>("HTTP/3 (Netty's QUIC with its native quiche)", QuicTransport::new, QuicTransport::stop);
+
+    private final EventLoopGroup loops;
+    private final QuicSslContext tls;
+    private volatile boolean stopped;
+
+    private QuicTransport() {
+        loops = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory("h2bench-quic", true), NioIoHandler.newFactory());
+        // Trusts the server it is pointed at, as JMeter's HTTP sampler and the TCP client (ProfileTls) do.
+        tls = QuicSslContextBuilder.forClient()
+                .trustManager(InsecureTrustManagerFactory.INSTANCE)
+                .applicationProtocols(Http3.supportedApplicationProtocols())
+                .build();
+    }
+
+    /** Takes a reference, starting the event loops if this is the first user. */
+    static QuicTransport acquire() {
+        return SHARED.acquire();
+    }
+
+    /** Gives a reference back; the last one stops the event loops. */
+    void release() {
+        SHARED.release(this);
+    }
+
+    /** Stops the event loops whatever the count: JMeter's test end, after which no thread may remain. */
+    public static void stopAll() {
+        SHARED.stopAll();
+    }
+
+    private void stop() {
+        stopped = true;
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+
+    boolean live() {
+        return !stopped;
+    }
+
+    EventLoopGroup loops() {
+        return loops;
+    }
+
+    /**
+     * A QUIC client codec for one connection's UDP socket, naming {@code host} in the TLS server name
+     * (SNI) as browsers do, with Chrome's flow-control windows and stream limits.
+     */
+    ChannelHandler newCodec(String host, int port) {
+        return Http3.newQuicClientCodecBuilder()
+                .sslEngineProvider(channel -> tls.newEngine(channel.alloc(), host, port))
+                .maxIdleTimeout(IDLE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .initialMaxData(MAX_DATA)
+                .initialMaxStreamDataBidirectionalLocal(MAX_STREAM_DATA)
+                .initialMaxStreamDataBidirectionalRemote(MAX_STREAM_DATA)
+                .initialMaxStreamDataUnidirectional(MAX_STREAM_DATA)
+                .initialMaxStreamsBidirectional(MAX_BIDI_STREAMS)
+                .initialMaxStreamsUnidirectional(MAX_UNI_STREAMS)
+                .build();
+    }
+}

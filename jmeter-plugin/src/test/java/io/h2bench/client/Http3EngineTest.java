@@ -1,0 +1,126 @@
+package io.h2bench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.h2bench.server.Listener;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sampler's HTTP/3 against the project's h3 listener: the bytes, statuses and headers HTTP/2
+ * gets, a page's resources multiplexed on one QUIC connection as the server counts them, the wire
+ * bytes of the connection's datagrams, Alt-Svc as a browser follows it, and the proxy refused.
+ */
+class Http3EngineTest extends AgainstServer {
+
+    private static final String[] OBJECTS = {"/", "/small-text.txt", "/large-text.txt", "/img15.jpeg",
+        "/option?size=44k", "/articles?count=3", "/option?size=abc", "/nothing-here"};
+
+    @Test
+    void shouldGetTheBytesStatusAndHeadersOfHttp2WhenSpeakingHttp3() throws Exception {
+        for (String path : OBJECTS) {
+            ExchangeResult h2 = get(Listener.H2, path, ProtocolMode.HTTP_2);
+            ExchangeResult h3 = h3(path);
+
+            assertThat(h3.failureMessage()).as(path).isNull();
+            assertThat(h3.httpVersion()).isEqualTo("HTTP/3");
+            assertThat(h3.alpn()).isEqualTo("h3");
+            assertThat(h3.status()).as("status of %s", path).isEqualTo(h2.status());
+            assertThat(h3.body()).as("bytes of %s", path).isEqualTo(h2.body());
+            assertThat(h3.responseHeader("content-type")).as(path).isEqualTo(h2.responseHeader("content-type"));
+            assertThat(h3.latencyNanos()).isPositive().isLessThanOrEqualTo(h3.elapsedNanos());
+        }
+    }
+
+    @Test
+    void shouldTimeTheHandshakeAsTheConnectOfTheFirstExchangeOnly() throws Exception {
+        ExchangeResult first = h3("/small-text.txt");
+        ExchangeResult second = h3("/small-text.txt");
+
+        assertThat(first.newConnection()).isTrue();
+        assertThat(first.connectNanos()).isPositive().isLessThan(first.latencyNanos());
+        assertThat(second.newConnection()).isFalse();
+        assertThat(second.connectNanos()).isZero();
+        assertThat(second.connectionId()).isEqualTo(first.connectionId());
+    }
+
+    @Test
+    void shouldCarryAPagesResourcesOnOneQuicConnectionWhenSentAtOnce() throws Exception {
+        h3("/average/start").body();
+        List<CompletableFuture<ExchangeResult>> resources = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            resources.add(user.sendAsync(h3Get("/average/resource" + i)));
+        }
+        for (CompletableFuture<ExchangeResult> resource : resources) {
+            assertThat(resource.get().status()).isEqualTo(404);
+        }
+
+        String seen = new String(h3("/average/connections").body(), java.nio.charset.StandardCharsets.UTF_8).trim();
+
+        // "origin connections client-ends requests": one client end (UDP port) for all 31 requests
+        assertThat(seen.split(" ")[1]).as(seen).isEqualTo("1");
+        assertThat(seen.split(" ")[3]).as(seen).isEqualTo("31");
+    }
+
+    @Test
+    void shouldAttributeEveryDatagramByteOfASequenceOfExchangesToThem() throws Exception {
+        long sent = 0;
+        long received = 0;
+        for (String path : OBJECTS) {
+            ExchangeResult result = h3(path);
+            sent += result.sentBytes();
+            received += result.receivedBytes();
+            assertThat(result.receivedBytes()).as(path).isGreaterThan(result.bodyBytes());
+        }
+        long[] datagrams = user.http3Engine().datagramBytes();
+
+        // everything but the ACKs sent (and any packets read) after the last response ended
+        assertThat(received).isLessThanOrEqualTo(datagrams[0]).isGreaterThan(datagrams[0] - 2_000);
+        assertThat(sent).isLessThanOrEqualTo(datagrams[1]).isGreaterThan(datagrams[1] - 2_000);
+        // a client Initial is padded to 1,200 bytes (RFC 9000 14.1): the handshake is in the first sample
+        assertThat(sent).isGreaterThan(1_200);
+    }
+
+    @Test
+    void shouldGoOverTlsFirstAndThenHttp3WhenTheOriginAdvertisesItInAltSvc() throws Exception {
+        URI h2Origin = URI.create(server.baseUri(Listener.H2) + "/small-text.txt");
+
+        ExchangeResult first = user.send(ExchangeRequest.get(h2Origin, ProtocolMode.HTTP_3_ALT_SVC));
+        ExchangeResult second = user.send(ExchangeRequest.get(h2Origin, ProtocolMode.HTTP_3_ALT_SVC));
+
+        assertThat(first.httpVersion()).isEqualTo("HTTP/2.0");
+        assertThat(first.responseHeader("alt-svc")).contains("h3=");
+        assertThat(second.failureMessage()).isNull();
+        assertThat(second.httpVersion()).isEqualTo("HTTP/3");
+        assertThat(second.body()).isEqualTo(first.body());
+    }
+
+    @Test
+    void shouldRefuseHttp3ThroughAProxyWithTheReason() {
+        ConnectionProfile proxied = new ConnectionProfile(null,
+                new ProxySettings("http", "127.0.0.1", 3128, null, null, List.of()), null, 0, null);
+
+        assertThatThrownBy(() -> user.send(ExchangeRequest.get(h3Uri("/"), ProtocolMode.HTTP_3), proxied))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("HTTP/3 cannot go through an HTTP proxy")
+                .hasMessageContaining("QUIC is UDP");
+    }
+
+    private ExchangeResult h3(String path) throws Exception {
+        return user.send(h3Get(path));
+    }
+
+    /** With a response timeout, so that a stalled connection fails the test in seconds, not at QUIC's idle timeout. */
+    private ExchangeRequest h3Get(String path) {
+        return ExchangeRequest.get(h3Uri(path), ProtocolMode.HTTP_3).withTimeouts(Duration.ZERO, Duration.ofSeconds(10));
+    }
+
+    private URI h3Uri(String path) {
+        return URI.create(server.h3BaseUri() + path);
+    }
+}
