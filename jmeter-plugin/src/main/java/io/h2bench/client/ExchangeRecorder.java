@@ -11,7 +11,9 @@ import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 
 /**
  * Listens to one exchange (or one pushed response) and turns Jetty's events into an
@@ -56,7 +58,7 @@ final class ExchangeRecorder implements Response.Listener {
         watchdog = responseWatchdog;
     }
 
-    private void activity() {
+    void activity() {
         ResponseWatchdog current = watchdog;
         if (current != null) {
             current.activity();
@@ -70,10 +72,38 @@ final class ExchangeRecorder implements Response.Listener {
 
     /** The request is fully written (or failed): written bytes now go to others or to the replies. */
     void onRequestDone(Request jettyRequest) {
+        requestWritten();
+    }
+
+    /** The request is fully written on its connection. */
+    void requestWritten() {
         WireConnection current = wire;
         if (current != null) {
             current.requestSent(this);
         }
+    }
+
+    /**
+     * The request was never put on the wire here and went another way: this recorder leaves its
+     * connection and reports {@code other}'s result as its own.
+     */
+    void handOver(CompletableFuture<ExchangeResult> other) {
+        WireConnection current = wire;
+        if (current != null) {
+            current.end(this);
+        }
+        other.whenComplete((done, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(done);
+            }
+        });
+    }
+
+    /** Response body bytes received so far. */
+    long bodySize() {
+        return body.size();
     }
 
     /** A pushed response is on its main exchange's connection from its PUSH_PROMISE on. */
@@ -118,26 +148,18 @@ final class ExchangeRecorder implements Response.Listener {
 
     @Override
     public void onBegin(Response response) {
-        responseBeginNanos = System.nanoTime();
-        activity();
+        responseBegun();
     }
 
     @Override
     public void onHeaders(Response response) {
-        activity();
         if ("HEAD".equalsIgnoreCase(request.method()) && !pushed && isHttp2(response)) {
             // A HEAD response has no body (RFC 9110 9.3.2). Jetty's server ends such a stream with an
             // empty DATA frame carrying END_STREAM (seen with nghttp), which Jetty 12.1.14's client
             // never completes for HEAD: the exchange ends here instead of at the response timeout.
             response.abort(new HeadResponseComplete());
         }
-        WireConnection current = wire;
-        if (current != null) {
-            current.received(this, headerWeight(response));
-        }
-        if (!"HEAD".equalsIgnoreCase(request.method()) && response.getStatus() != 304) {
-            body.expect(response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH));
-        }
+        responseHeaders(response.getStatus(), response.getVersion(), response.getHeaders());
     }
 
     private static boolean isHttp2(Response response) {
@@ -153,18 +175,54 @@ final class ExchangeRecorder implements Response.Listener {
         }
     }
 
+    @Override
+    public void onContent(Response response, ByteBuffer content) {
+        responseContent(content);
+    }
+
+    @Override
+    public void onComplete(Result jettyResult) {
+        Response response = jettyResult.getResponse();
+        ResponseHead head = response == null || response.getStatus() <= 0 ? null
+                : new ResponseHead(response.getStatus(), response.getReason(), response.getVersion(), response.getHeaders());
+        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null
+                : EarlyResponse.failureOf(jettyResult, this::bodySize);
+        completed(head, failure);
+    }
+
+    // The exchange's events, whichever Jetty API delivers them (HttpClient's listener above, or an
+    // HTTP/2 stream's: StreamExchange).
+
+    /** The status line or the final response HEADERS began to arrive. */
+    void responseBegun() {
+        responseBeginNanos = System.nanoTime();
+        activity();
+    }
+
+    /** The response's header block, whole. */
+    void responseHeaders(int status, HttpVersion version, HttpFields fields) {
+        activity();
+        WireConnection current = wire;
+        if (current != null) {
+            current.received(this, headerWeight(version, fields));
+        }
+        if (!"HEAD".equalsIgnoreCase(request.method()) && status != 304) {
+            body.expect(fields.getLongField(HttpHeader.CONTENT_LENGTH));
+        }
+    }
+
     /** HTTP/1.1 headers travel as text; HTTP/2 HPACK sends mostly small table indexes. */
-    private static long headerWeight(Response response) {
-        boolean text = response.getVersion() != null && response.getVersion().getVersion() < 20;
+    private static long headerWeight(HttpVersion version, HttpFields fields) {
+        boolean text = version != null && version.getVersion() < 20;
         long weight = text ? 17 : 9;
-        for (HttpField field : response.getHeaders()) {
+        for (HttpField field : fields) {
             weight += text ? field.getName().length() + field.getValue().length() + 4 : 3;
         }
         return weight;
     }
 
-    @Override
-    public void onContent(Response response, ByteBuffer content) {
+    /** Response body bytes, as the server sent them. */
+    void responseContent(ByteBuffer content) {
         activity();
         WireConnection current = wire;
         if (current != null) {
@@ -173,18 +231,26 @@ final class ExchangeRecorder implements Response.Listener {
         body.append(content);
     }
 
-    @Override
-    public void onComplete(Result jettyResult) {
+    /** The exchange ended: {@code head} is the response's, null if none came; {@code failure} null on success. */
+    void completed(ResponseHead head, Throwable failure) {
+        completed(head, failure, System.nanoTime());
+    }
+
+    /** As {@link #completed(ResponseHead, Throwable)}, the response having ended at {@code endNanos}. */
+    void completed(ResponseHead head, Throwable failure, long endNanos) {
         try {
-            complete(jettyResult);
+            complete(head, failure, endNanos);
         } catch (RuntimeException | Error bug) {
             // Jetty swallows listener exceptions: without this the sampler would wait forever.
             result.completeExceptionally(bug);
         }
     }
 
-    private void complete(Result jettyResult) {
-        long endNanos = System.nanoTime();
+    /** The status, reason, version and fields of a response. */
+    record ResponseHead(int status, String reason, HttpVersion version, HttpFields fields) {
+    }
+
+    private void complete(ResponseHead head, Throwable failure, long endNanos) {
         ResponseWatchdog dog = watchdog;
         if (dog != null) {
             dog.done();
@@ -193,7 +259,7 @@ final class ExchangeRecorder implements Response.Listener {
         if (current != null) {
             current.end(this);
         }
-        ExchangeResult main = build(jettyResult, endNanos, List.of());
+        ExchangeResult main = build(head, failure, endNanos, List.of());
         List<CompletableFuture<ExchangeResult>> pending;
         synchronized (pushes) {
             pending = pushes.stream().map(ExchangeRecorder::result).toList();
@@ -208,13 +274,11 @@ final class ExchangeRecorder implements Response.Listener {
                 .whenComplete((done, timeout) -> result.complete(withPushes(main, pending)));
     }
 
-    private ExchangeResult build(Result jettyResult, long endNanos, List<ExchangeResult> pushResults) {
-        Response response = jettyResult.getResponse();
-        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null : EarlyResponse.failureOf(jettyResult, () -> body.toByteArray().length);
-        boolean responded = response != null && response.getStatus() > 0 && responseBeginNanos != 0;
+    private ExchangeResult build(ResponseHead head, Throwable failure, long endNanos, List<ExchangeResult> pushResults) {
+        boolean responded = head != null && responseBeginNanos != 0;
         List<HeaderField> headers = new ArrayList<>();
         if (responded) {
-            for (HttpField field : response.getHeaders()) {
+            for (HttpField field : head.fields()) {
                 headers.add(new HeaderField(field.getName(), field.getValue()));
             }
         }
@@ -228,9 +292,9 @@ final class ExchangeRecorder implements Response.Listener {
                 pushed ? "GET" : request.method(), uri, pushed, startMillis, startNanos,
                 assignedNanos == 0 ? 0 : assignedNanos - startNanos,
                 connect, latency, endNanos - startNanos,
-                responded ? response.getStatus() : 0,
-                responded ? response.getReason() : null,
-                responded ? response.getVersion().asString() : null,
+                responded ? head.status() : 0,
+                responded ? head.reason() : null,
+                responded ? head.version().asString() : null,
                 List.copyOf(headers), bytes, payload, wireOut.get(), wireIn.get(),
                 current == null ? 0 : current.id(), newConnection,
                 current == null ? null : current.alpn(),

@@ -25,9 +25,6 @@ import java.io.InterruptedIOException;
 final class JettyEngine implements ProtocolEngine {
 
     private static final AtomicLong USERS = new AtomicLong();
-    /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
-    private static final Set<String> CONNECTION_HEADERS =
-            Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
 
     private static final Scheduler.Task NO_TIMER = () -> false;
 
@@ -35,6 +32,7 @@ final class JettyEngine implements ProtocolEngine {
     private final ResponseTimeouts responseTimeouts;
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
+    private final DirectSessions sessions;
     private volatile long user = USERS.incrementAndGet();
     /** The tag of the last request, reused while it fits: Jetty then finds the destination by a cached hash. */
     private volatile UserTag lastTag;
@@ -43,6 +41,7 @@ final class JettyEngine implements ProtocolEngine {
     private JettyEngine(SharedClient shared) {
         this.shared = shared;
         this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
+        this.sessions = new DirectSessions(shared.registry(), responseTimeouts);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
@@ -64,9 +63,23 @@ final class JettyEngine implements ProtocolEngine {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }
+        refuseCleartextHttp2ThroughProxy(exchange, profile);
+        if (!DirectSessions.eligible(exchange)) {
+            return sendViaClient(exchange, profile, null);
+        }
+        DirectSessions.Key key = new DirectSessions.Key(origin(exchange.uri()), profile);
+        CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange, again -> sendViaClient(again, profile, key));
+        return direct != null ? direct : sendViaClient(exchange, profile, key);
+    }
+
+    /**
+     * Sends through Jetty's {@code HttpClient}, which opens connections as needed; {@code key}: an
+     * exchange {@link DirectSessions} may carry later on the same HTTP/2 session, or null.
+     */
+    private CompletableFuture<ExchangeResult> sendViaClient(ExchangeRequest exchange, ConnectionProfile profile,
+                                                            DirectSessions.Key key) {
         HttpClient client = shared.httpClient();
         URI uri = exchange.uri();
-        refuseCleartextHttp2ThroughProxy(exchange, profile);
         shared.routing().register(profile);
         String origin = origin(uri);
         ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, shared.registry());
@@ -83,6 +96,9 @@ final class JettyEngine implements ProtocolEngine {
             request.idleTimeout(exchange.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
         }
         request.onRequestBegin(recorder::onAssigned);
+        if (key != null) {
+            request.onRequestBegin(begun -> sessions.connectionAssigned(key, begun.getConnection()));
+        }
         if (exchange.mode() == ProtocolMode.HTTP_2 && !exchange.alpnFallback() && "https".equalsIgnoreCase(uri.getScheme())) {
             request.onRequestBegin(begun -> refuseHttp11(begun, origin));
         }
@@ -98,6 +114,9 @@ final class JettyEngine implements ProtocolEngine {
                 upgradedOrigins.add(origin);
             }
         });
+        if (key != null) {
+            sessions.viaClient(key, result);
+        }
         request.send(recorder);
         // On a reused connection Jetty has assigned the exchange within send(): no timer is needed.
         if (!recorder.hasConnection() && !result.isDone()) {
@@ -132,6 +151,7 @@ final class JettyEngine implements ProtocolEngine {
         for (Request request : inFlight) {
             request.abort(new InterruptedIOException(reason));
         }
+        sessions.abortAll(reason);
     }
 
     @Override
@@ -139,6 +159,7 @@ final class JettyEngine implements ProtocolEngine {
         long previous = user;
         user = USERS.incrementAndGet();
         upgradedOrigins.clear();
+        sessions.reset();
         HttpClient client = shared.httpClient();
         for (Destination destination : client.getDestinations()) {
             if (destination.getOrigin().getTag() instanceof UserTag tag && tag.user() == previous) {
@@ -190,7 +211,7 @@ final class JettyEngine implements ProtocolEngine {
     private static void copyHeaders(Request request, ExchangeRequest exchange, boolean upgrading) {
         request.headers(headers -> {
             for (HeaderField field : exchange.headers()) {
-                if (!CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+                if (!StreamExchange.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                     headers.add(field.name(), field.value());
                 }
             }

@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.io.CyclicTimeouts;
@@ -20,16 +21,16 @@ import org.eclipse.jetty.io.CyclicTimeouts;
 final class ResponseWatchdog implements CyclicTimeouts.Expirable {
 
     private final ResponseTimeouts timeouts;
-    private final Request request;
+    private final Consumer<Throwable> abort;
     private final long timeoutNanos;
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile boolean done;
     /** False until the request is written (or the response begins), when a connect timeout owns that phase. */
     private volatile boolean connected;
 
-    private ResponseWatchdog(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connected) {
+    private ResponseWatchdog(ResponseTimeouts timeouts, Consumer<Throwable> abort, long timeoutMillis, boolean connected) {
         this.timeouts = timeouts;
-        this.request = request;
+        this.abort = abort;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         this.connected = connected;
     }
@@ -42,8 +43,22 @@ final class ResponseWatchdog implements CyclicTimeouts.Expirable {
         if (timeoutMillis <= 0) {
             return null;
         }
-        ResponseWatchdog watchdog = new ResponseWatchdog(timeouts, request, timeoutMillis, !connectTimed);
-        request.onRequestSuccess(written -> watchdog.activity());
+        ResponseWatchdog watchdog = watch(timeouts, request::abort, timeoutMillis, connectTimed);
+        if (watchdog != null) {
+            request.onRequestSuccess(written -> watchdog.activity());
+        }
+        return watchdog;
+    }
+
+    /**
+     * Starts watching an exchange that {@code abort} ends, or returns null when no response timeout
+     * is configured; the caller reports the written request as {@link #activity()}.
+     */
+    static ResponseWatchdog watch(ResponseTimeouts timeouts, Consumer<Throwable> abort, long timeoutMillis, boolean connectTimed) {
+        if (timeoutMillis <= 0) {
+            return null;
+        }
+        ResponseWatchdog watchdog = new ResponseWatchdog(timeouts, abort, timeoutMillis, !connectTimed);
         timeouts.watch(watchdog);
         return watchdog;
     }
@@ -76,7 +91,7 @@ final class ResponseWatchdog implements CyclicTimeouts.Expirable {
         if (System.nanoTime() - lastActivityNanos < timeoutNanos) {
             return false; // a response event came in meanwhile: the new expiry is later
         }
-        request.abort(new TimeoutException("Idle timeout " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms elapsed"));
+        abort.accept(new TimeoutException("Idle timeout " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms elapsed"));
         return true;
     }
 }
