@@ -33,6 +33,7 @@ final class JettyEngine implements ProtocolEngine {
     private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private final DirectSessions sessions;
+    private final DirectConnections connections;
     private volatile long user = USERS.incrementAndGet();
     /** The tag of the last request, reused while it fits: Jetty then finds the destination by a cached hash. */
     private volatile UserTag lastTag;
@@ -42,6 +43,7 @@ final class JettyEngine implements ProtocolEngine {
         this.shared = shared;
         this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
         this.sessions = new DirectSessions(shared.registry(), responseTimeouts);
+        this.connections = new DirectConnections(shared, responseTimeouts);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
@@ -64,6 +66,9 @@ final class JettyEngine implements ProtocolEngine {
             throw new IllegalStateException("This user's connections are closed");
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
+        if (DirectConnections.eligible(exchange, profile)) {
+            return connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+        }
         if (!DirectSessions.eligible(exchange)) {
             return sendViaClient(exchange, profile, null);
         }
@@ -152,6 +157,7 @@ final class JettyEngine implements ProtocolEngine {
             request.abort(new InterruptedIOException(reason));
         }
         sessions.abortAll(reason);
+        connections.abortAll(reason);
     }
 
     @Override
@@ -160,6 +166,7 @@ final class JettyEngine implements ProtocolEngine {
         user = USERS.incrementAndGet();
         upgradedOrigins.clear();
         sessions.reset();
+        connections.reset();
         HttpClient client = shared.httpClient();
         for (Destination destination : client.getDestinations()) {
             if (destination.getOrigin().getTag() instanceof UserTag tag && tag.user() == previous) {

@@ -33,8 +33,14 @@ final class ProfileRouting implements SocketAddressResolver {
         this.system = system;
     }
 
+    /** The context key of the profile of a connection the sampler opens without a Jetty destination. */
+    static final String PROFILE_CONTEXT_KEY = ConnectionProfile.class.getName();
+
     /** The profile of the destination a connection is being made for (DIRECT when untagged). */
     static ConnectionProfile profileOf(Map<String, Object> context) {
+        if (context != null && context.get(PROFILE_CONTEXT_KEY) instanceof ConnectionProfile own) {
+            return own;
+        }
         Object destination = context == null ? null : context.get(Destination.CONTEXT_KEY);
         return destination instanceof Destination known ? profileOf(known.getOrigin()) : ConnectionProfile.DIRECT;
     }

@@ -36,6 +36,7 @@ public final class SharedClient {
             new SharedInstance<>("the HTTP client", SharedClient::new, SharedClient::stop);
 
     private final HttpClient httpClient;
+    private final WiretapConnector connector;
     private final WireRegistry registry = new WireRegistry();
     private final ProfileRouting routing;
     private volatile boolean stopped;
@@ -49,7 +50,7 @@ public final class SharedClient {
         ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("h2bench-client-scheduler", true);
 
         // TLS trusts the server it is pointed at, as JMeter's own HTTP sampler does (ProfileTls).
-        WiretapConnector connector = new WiretapConnector(registry);
+        connector = new WiretapConnector(registry);
         connector.setExecutor(threads);
         connector.setScheduler(scheduler);
         // One selector per core: with non-blocking listeners the selectors parse every response, and
@@ -140,6 +141,11 @@ public final class SharedClient {
 
     HttpClient httpClient() {
         return httpClient;
+    }
+
+    /** The client's connector: every TCP connection, the sampler's own HTTP/1.1 ones too. */
+    WiretapConnector connector() {
+        return connector;
     }
 
     ProfileRouting routing() {

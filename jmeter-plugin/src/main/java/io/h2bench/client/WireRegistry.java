@@ -66,6 +66,11 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         return byLocalAddress.get(connection.getLocalSocketAddress());
     }
 
+    /** The wire of the socket bound to {@code local}, or null if it is already gone. */
+    WireConnection find(SocketAddress local) {
+        return local == null ? null : byLocalAddress.get(local);
+    }
+
     /**
      * The latest time a TLS handshake still under way on a connection opened for {@code origin}
      * heard from its server (see {@link WireConnection#handshakeHeardNanos()}), or 0 if none is.
