@@ -18,6 +18,7 @@ import io.h2bench.server.netem.kernel.KernelLink;
  * The h3 listener: HTTP/3 over QUIC on a UDP port, by default the h2 listener's port number (as
  * sites serve h3 on 443 beside TCP), with the server's handler tree and certificate. The byte proxy
  * relays TCP only, so behind it there is no h3 listener, and {@link #notStartedReason()} says why.
+ * Its request streams are guarded by {@link ParkingHTTP3ServerConnectionFactory}.
  */
 final class Http3Listener {
 
@@ -39,7 +40,7 @@ final class Http3Listener {
     /** An h3 listener on {@code host}, added to {@code server}; opened by {@link #open}. */
     static Http3Listener create(Server server, SslContextFactory.Server ssl, HttpConfiguration https, String host) {
         QuicheServerQuicConfiguration quic = HTTP3ServerQuicConfiguration.configure(new QuicheServerQuicConfiguration());
-        PemDirectoryConnector connector = new PemDirectoryConnector(server, ssl, quic, new HTTP3ServerConnectionFactory(https));
+        PemDirectoryConnector connector = new PemDirectoryConnector(server, ssl, quic, new ParkingHTTP3ServerConnectionFactory(https));
         connector.setName(ID);
         connector.setHost(host);
         server.addConnector(connector);
