@@ -182,6 +182,7 @@ final class JettyEngine implements ProtocolEngine {
         }
         reset();
         closed = true;
+        connections.close();
         responseTimeouts.destroy();
         shared.release();
     }
