@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sampler's HTTP/3 against the project's h3 listener: the bytes, statuses and headers HTTP/2
- * gets, a page's resources multiplexed on one QUIC connection as the server counts them, the wire
- * bytes of the connection's datagrams, Alt-Svc as a browser follows it, and the proxy refused.
+ * gets, a POST's body read to its end by the server (the stream's FIN came with it), a page's
+ * resources multiplexed on one QUIC connection as the server counts them, the wire bytes of the
+ * connection's datagrams, Alt-Svc as a browser follows it, and the proxy refused.
  */
 class Http3EngineTest extends AgainstServer {
 
@@ -47,6 +48,18 @@ class Http3EngineTest extends AgainstServer {
         assertThat(second.newConnection()).isFalse();
         assertThat(second.connectNanos()).isZero();
         assertThat(second.connectionId()).isEqualTo(first.connectionId());
+    }
+
+    @Test
+    void shouldDeliverAPostsWholeBodyWhenItsLastDataFrameEndsTheStream() throws Exception {
+        for (int size : new int[] {100, 200_000}) {
+            ExchangeResult result = user.send(h3Post("/option?size=7", new byte[size]));
+
+            assertThat(result.failureMessage()).as("%d bytes", size).isNull();
+            assertThat(result.status()).isEqualTo(200);
+            assertThat(result.responseHeader("x-request-body-bytes")).isEqualTo(Integer.toString(size));
+            assertThat(result.bodyBytes()).isEqualTo(7);
+        }
     }
 
     @Test
@@ -118,6 +131,12 @@ class Http3EngineTest extends AgainstServer {
     /** With a response timeout, so that a stalled connection fails the test in seconds, not at QUIC's idle timeout. */
     private ExchangeRequest h3Get(String path) {
         return ExchangeRequest.get(h3Uri(path), ProtocolMode.HTTP_3).withTimeouts(Duration.ZERO, Duration.ofSeconds(10));
+    }
+
+    /** A POST of {@code body}, with {@link #h3Get}'s response timeout. */
+    private ExchangeRequest h3Post(String path, byte[] body) {
+        return h3Get(path).redirected("POST", h3Uri(path),
+                List.of(new HeaderField("Content-Type", "application/octet-stream")), body);
     }
 
     private URI h3Uri(String path) {

@@ -70,20 +70,20 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         connection.openStream(this);
     }
 
-    /** Writes the request on its stream: HEADERS, the body as one DATA frame, then the stream's FIN. */
+    /** Writes the request on its stream: HEADERS, the body as one DATA frame; the last carries the stream's FIN. */
     void streamOpened(QuicStreamChannel opened) {
         stream = opened;
         assignedNanos = System.nanoTime() - startNanos;
         connection.ledger().begin();
+        FinWithLastFrame fin = FinWithLastFrame.addTo(opened);
         DefaultHttp3HeadersFrame headers = new DefaultHttp3HeadersFrame();
         fillRequestHeaders(headers.headers());
         requestBytes = weight(headers.headers()) + request.body().length;
         if (request.body().length > 0) {
             opened.write(headers);
-            opened.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())))
-                    .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+            fin.writeLast(opened, new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())));
         } else {
-            opened.writeAndFlush(headers).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+            fin.writeLast(opened, headers);
         }
         watchResponseTimeout();
     }
