@@ -21,9 +21,11 @@ import org.eclipse.jetty.util.Callback;
  * One HTTP/1.1 connection of one user to one origin, driven with Jetty's own codec
  * ({@link HttpGenerator}, {@link HttpParser}) on the end point Jetty's {@code ClientConnector}
  * opened (under TLS when the origin is https): one exchange at a time, kept alive between them as
- * the response allows. Parsing runs on the selector's thread and never blocks.
+ * the response allows. Parsing never blocks (the recorder takes times and copies bytes), so it is a
+ * non-blocking connection: Jetty runs each read on the selector's thread instead of handing it to a
+ * worker first, as the shared client's own HTTP/1.1 connections do (SharedClient).
  */
-final class Http11Connection extends AbstractConnection implements HttpParser.ResponseHandler {
+final class Http11Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
 
     private static final int READ_BYTES = 16 * 1024;
 
