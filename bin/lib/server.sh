@@ -25,7 +25,9 @@ wait_for_line() {
 
 # start_server RUN_DIR [SERVER OPTION...]: starts the jar (extra options e.g. --latency 100ms), waits
 # for its banner, sets server_ports to the -J options that point the plans at it: the ports and the
-# host (127.0.0.1, or the kernel link's server address when the network is emulated on that engine)
+# host (127.0.0.1, or the kernel link's server address when the network is emulated on that engine),
+# h3_port when the server has an h3 listener, else h3=false, with the banner's reason in server_no_h3
+server_no_h3=""
 start_server() {
   local run="$1" port pair
   shift
@@ -39,16 +41,27 @@ start_server() {
     [ -n "$port" ] || { echo "no ${pair%%:*} port in the server's banner ($run/server.log)" >&2; return 1; }
     server_ports+=("-J${pair#*:}=$port")
   done
+  # h3 is UDP: behind the byte proxy (TCP only) the banner's h3 section says why it did not start
+  port="$(port_of "$run/server.log" h3)"
+  if [ -n "$port" ]; then
+    server_ports+=("-Jh3_port=$port")
+  else
+    server_no_h3="$(awk '$1 == "h3" && $2 == "-" { sub(/^h3 - /, ""); print; exit }' "$run/server.log")"
+    [ -n "$server_no_h3" ] || server_no_h3="no h3 listener in the server banner"
+    server_ports+=("-Jh3=false")
+  fi
 }
 
-# server_port PROPERTY: the port behind one of server_ports (h1_port, tls_port, h2_port, h2c_port)
+# server_port PROPERTY: the port behind one of server_ports (h1_port, tls_port, h2_port, h2c_port, h3_port)
 server_port() {
   printf '%s\n' "${server_ports[@]}" | sed -n "s/^-J$1=//p"
 }
 
-# The banner prints a header line "<listener> - <description>" followed by that listener's URLs.
+# The banner prints a header line "<listener> - <description>" followed by that listener's URLs and
+# a blank line; a listener that did not start (h3 behind the byte proxy) has no URLs.
 port_of() {
   awk -v id="$2" '$1 == id && $2 == "-" { found = 1; next }
+                  found && /^$/ { exit }
                   found && match($0, /:[0-9]+\//) { print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$1"
 }
 

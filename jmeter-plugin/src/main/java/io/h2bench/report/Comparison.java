@@ -27,9 +27,10 @@ public final class Comparison {
 
     /**
      * The listeners' order. A variant such as {@code h2-push} or {@code h1-compound} follows its base
-     * protocol (so seed 000 reads h1, h1-tls, h2, h2-push, h2c); anything else comes last.
+     * protocol (so seed 000's plan reads h1, h1-tls, h2, h2-push, h2c, h3: the TCP protocols the seed
+     * measured, then QUIC, which it did not); anything else comes last.
      */
-    private static final List<String> BASE_ORDER = List.of("h1", "h1-tls", "h2", "h2c");
+    private static final List<String> BASE_ORDER = List.of("h1", "h1-tls", "h2", "h2c", "h3");
 
     private final List<ComparisonRow> rows;
 

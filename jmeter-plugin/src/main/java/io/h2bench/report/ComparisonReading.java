@@ -8,8 +8,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * A few sentences written from the numbers, so that a comparison reads as a finding: per object,
- * which protocol is fastest here and in seed 000, and whether HTTP/2 against HTTP/1.1 goes the
- * seed's way. Ratios within 5 % count as even, as the seed's own texts were (252.9 to 272.2 ms).
+ * which protocol is fastest here and in seed 000, whether HTTP/2 against HTTP/1.1 goes the
+ * seed's way, and HTTP/3 against HTTP/2 (which the seed did not measure). Ratios within 5 % count
+ * as even, as the seed's own texts were (252.9 to 272.2 ms).
  */
 public final class ComparisonReading {
 
@@ -36,6 +37,10 @@ public final class ComparisonReading {
             if (versus != null) {
                 parts.add(versus.text());
                 differs |= versus.differs();
+            }
+            String quic = h3AgainstH2(rows);
+            if (quic != null) {
+                parts.add(quic);
             }
             Verdict seedFastest = seedFastest(rows);
             if (seedFastest != null) {
@@ -64,15 +69,26 @@ public final class ComparisonReading {
             return null;
         }
         double ours = h2.get().ratioToH1();
-        String text = "h2 / h1 " + ratio(ours) + " (" + direction(ours) + ")";
+        String text = "h2 / h1 " + ratio(ours) + " (" + direction("h2", ours) + ")";
         Optional<ComparisonRow> h1 = row(rows, "h1");
         double seed = h2.get().seedMean() / h1.map(ComparisonRow::seedMean).orElse(Double.NaN);
         if (Double.isNaN(seed)) {
             return new Verdict(text, false);
         }
-        boolean same = direction(ours).equals(direction(seed));
-        return new Verdict(text + ", seed 000 " + ratio(seed) + " (" + direction(seed) + "): "
+        boolean same = direction("h2", ours).equals(direction("h2", seed));
+        return new Verdict(text + ", seed 000 " + ratio(seed) + " (" + direction("h2", seed) + "): "
                 + (same ? "agrees" : "differs"), !same);
+    }
+
+    /** h3 / h2 of medians here: QUIC against the TCP protocol it replaces; the seed has no h3 to compare. */
+    private static String h3AgainstH2(List<ComparisonRow> rows) {
+        Optional<ComparisonRow> h3 = row(rows, "h3");
+        Optional<ComparisonRow> h2 = row(rows, "h2");
+        if (h3.isEmpty() || h2.isEmpty()) {
+            return null;
+        }
+        double ours = h3.get().median() / h2.get().median();
+        return "h3 / h2 " + ratio(ours) + " (" + direction("h3", ours) + ")";
     }
 
     /** The seed's fastest protocol against ours among the protocols the seed measured. */
@@ -111,11 +127,12 @@ public final class ComparisonReading {
         return time <= (1 + EVEN) * fastest;
     }
 
-    static String direction(double ratio) {
+    /** How {@code protocol} fares when its median is {@code ratio} times the other's. */
+    static String direction(String protocol, double ratio) {
         if (ratio < 1 - EVEN) {
-            return "h2 faster";
+            return protocol + " faster";
         }
-        return ratio > 1 + EVEN ? "h2 slower" : "even";
+        return ratio > 1 + EVEN ? protocol + " slower" : "even";
     }
 
     private static String ratio(double value) {

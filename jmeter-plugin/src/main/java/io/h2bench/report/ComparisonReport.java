@@ -10,8 +10,9 @@ import java.util.Optional;
 
 /**
  * Command line: {@code java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport results.jtl outdir
- * [--network TEXT] [--connections warm|cold] [--explained-at LINK]} writes comparison.csv, comparison.md
- * and comparison.png for any CSV JTL, headed by the network and connection policy when given.
+ * [--network TEXT] [--connections warm|cold] [--explained-at LINK] [--no-h3 REASON]} writes comparison.csv,
+ * comparison.md and comparison.png for any CSV JTL, headed by the network and connection policy when given,
+ * and by why there are no h3 rows when bin/compare skipped them.
  * Runs without JMeter.
  */
 public final class ComparisonReport {
@@ -19,7 +20,8 @@ public final class ComparisonReport {
     static final int EXIT_USAGE = 2;
     static final int EXIT_BAD_INPUT = 1;
     private static final String USAGE = "usage: java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport"
-            + " <results.jtl> <output directory> [--network TEXT] [--connections warm|cold] [--explained-at LINK]";
+            + " <results.jtl> <output directory> [--network TEXT] [--connections warm|cold] [--explained-at LINK]"
+            + " [--no-h3 REASON]";
 
     private ComparisonReport() {
     }
@@ -56,7 +58,7 @@ public final class ComparisonReport {
     /** The options after the two paths; empty when one is unknown or lacks its value. */
     static Optional<RunConditions> conditions(String... args) {
         Map<String, String> options = new HashMap<>(Map.of("--network", "", "--connections", "",
-                "--explained-at", RunConditions.SITE_EXPLANATION));
+                "--explained-at", RunConditions.SITE_EXPLANATION, "--no-h3", ""));
         for (int i = 2; i < args.length; i += 2) {
             if (!options.containsKey(args[i]) || i + 1 >= args.length) {
                 return Optional.empty();
@@ -64,7 +66,7 @@ public final class ComparisonReport {
             options.put(args[i], args[i + 1]);
         }
         return Optional.of(new RunConditions(options.get("--network"), options.get("--connections"),
-                options.get("--explained-at")));
+                options.get("--explained-at"), options.get("--no-h3")));
     }
 
     /** Reads {@code jtl} and writes the three comparison files into {@code outDir}, returned in that order. */

@@ -6,11 +6,17 @@ package io.h2bench.report;
  * new ones for every load ("cold"). Either may be empty when a JTL comes without them.
  *
  * @param explanation link to the page that explains why real TCP differs from DevTools throttling
+ * @param noH3        why the run has no h3 rows (the server's banner: no h3 listener behind the byte
+ *                    proxy), empty when h3 was measured or not asked about
  */
-public record RunConditions(String network, String connections, String explanation) {
+public record RunConditions(String network, String connections, String explanation, String noH3) {
 
     /** The site's section, for a report read beside the site. */
     public static final String SITE_EXPLANATION = "seed-000.html#Real_TCP_against_DevTools_throttling";
+
+    public RunConditions(String network, String connections, String explanation) {
+        this(network, connections, explanation, "");
+    }
 
     public static RunConditions unknown() {
         return new RunConditions("", "", SITE_EXPLANATION);
@@ -24,11 +30,12 @@ public record RunConditions(String network, String connections, String explanati
     /** One line for a heading, e.g. "rtt 100 ms; engine: kernel · warm connections (kept across loads)". */
     public String heading() {
         String network = this.network.isBlank() ? "network not recorded" : this.network;
-        return switch (connections) {
+        String heading = switch (connections) {
             case "" -> network;
             case "warm" -> network + " · warm connections (each user keeps its connections across the loads)";
             case "cold" -> network + " · cold connections (new connections for every load)";
             default -> network + " · connections: " + connections;
         };
+        return noH3.isBlank() ? heading : heading + " · no h3: " + noH3;
     }
 }

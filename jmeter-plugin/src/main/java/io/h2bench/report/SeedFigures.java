@@ -6,7 +6,8 @@ import java.util.Map;
  * Seed 000's published results, the figure each row of the comparison is read against: Chrome
  * DevTools with 100 ms of added latency, 10 loads per object and server, the mean in ms. Keyed by
  * the labels of {@code test-plans/compare-protocols.jmx} ("h2-push page"). The seed gives the inlined
- * page only as its best time, 317.5 ms over HTTP/2; h2c it did not measure (no browser speaks it).
+ * page only as its best time, 317.5 ms over HTTP/2; h2c it did not measure (no browser speaks it),
+ * nor HTTP/3 (its servers were HTTP/1.1 and HTTP/2 only), so h2c and h3 rows show no seed figure.
  */
 public final class SeedFigures {
 

@@ -24,7 +24,6 @@ class Http3SmokeIT extends PlanAgainstServer {
     @Test
     void shouldMeasureHttp3FromTheShadedJarWhenTheHttp3PlanRunsHeadless() throws Exception {
         Map<String, String> properties = planProperties(ITERATIONS);
-        properties.put("h3_port", String.valueOf(server.h3Port()));
 
         JMeterRun run = jmeter.run(HeadlessJMeter.testPlan("http3-smoke.jmx"), HeadlessJMeter.runDirectory("http3-smoke"),
                 properties, Duration.ofMinutes(3));

@@ -33,7 +33,7 @@ abstract class PlanAgainstServer {
         }
     }
 
-    /** host and the four ports, as the plans' ${__P(...)} properties name them, plus iterations. */
+    /** host, the four TCP ports and the h3 (UDP) port, as the plans' ${__P(...)} properties name them, plus iterations. */
     protected Map<String, String> planProperties(int iterations) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("host", "127.0.0.1");
@@ -41,6 +41,7 @@ abstract class PlanAgainstServer {
         properties.put("tls_port", String.valueOf(server.port(Listener.H1_TLS)));
         properties.put("h2_port", String.valueOf(server.port(Listener.H2)));
         properties.put("h2c_port", String.valueOf(server.port(Listener.H2C)));
+        properties.put("h3_port", String.valueOf(server.h3Port()));
         properties.put("iterations", String.valueOf(iterations));
         return properties;
     }

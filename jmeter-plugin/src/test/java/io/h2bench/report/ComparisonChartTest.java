@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 class ComparisonChartTest {
 
     private final Comparison comparison = Comparison.of(List.of(
-            sample("h1 page", 550), sample("h2 page", 650), sample("h2-push page", 190),
+            sample("h3 page", 420), sample("h1 page", 550), sample("h2 page", 650), sample("h2-push page", 190),
             sample("h1 small-text", 312), sample("h2 small-text", 305)));
 
     @Test
     void shouldDrawOnlyTheProtocolsAPanelHasWhenPushIsMeasuredForThePageAlone() {
-        assertThat(ComparisonChart.dataset(comparison, "page").getRowKeys()).containsExactly("h1", "h2", "h2-push");
+        assertThat(ComparisonChart.dataset(comparison, "page").getRowKeys()).containsExactly("h1", "h2", "h2-push", "h3");
         assertThat(ComparisonChart.dataset(comparison, "small-text").getRowKeys()).containsExactly("h1", "h2");
         assertThat(ComparisonChart.dataset(comparison, "small-text").getValue("h2", "small-text")).isEqualTo(305.0);
     }

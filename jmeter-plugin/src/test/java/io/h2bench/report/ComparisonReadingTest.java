@@ -63,6 +63,27 @@ class ComparisonReadingTest {
     }
 
     @Test
+    void shouldCompareH3WithH2ButNotWithTheSeedWhenTheRunMeasuredHttp3() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 page", 550, "h1-tls page", 620, "h2 page", 400, "h2-push page", 450, "h2c page", 390,
+                "h3 page", 350)), WARM);
+
+        // h3 is fastest here, but the seed's fastest is read among the protocols the seed measured
+        assertThat(reading.get(0)).isEqualTo("- **page**: fastest here h3 (350.0 ms median);"
+                + " h2 / h1 0.73 (h2 faster), seed 000 0.70 (h2 faster): agrees; h3 / h2 0.88 (h3 faster);"
+                + " seed 000's fastest h2-push (273.9 ms): differs, here h2 is the fastest of the seed's.");
+    }
+
+    @Test
+    void shouldCallH3EvenWithH2WhenTheirMediansAreWithinFivePercent() {
+        List<String> reading = ComparisonReading.of(Comparison.of(loads(
+                "h1 items-25", 100, "h2 items-25", 60, "h3 items-25", 62)), WARM);
+
+        assertThat(reading).containsExactly("- **items-25**: fastest here h2 (60.0 ms median);"
+                + " h2 / h1 0.60 (h2 faster); h3 / h2 1.03 (even).");
+    }
+
+    @Test
     void shouldSayTheTimesAreTheMachinesWhenTheRunHadNoEmulatedNetwork() {
         RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", "why.md#tcp");
 

@@ -66,6 +66,36 @@ class ComparisonReportTest {
     }
 
     @Test
+    void shouldSayWhyThereAreNoH3RowsWhenBinCompareSkippedThem() throws Exception {
+        int exit = ComparisonReport.run(TestJtl.small().toString(), out.toString(),
+                "--network", "rtt 100 ms; engine: proxy", "--connections", "warm",
+                "--no-h3", "not started: the byte proxy relays TCP only");
+
+        assertThat(exit).isZero();
+        assertThat(Files.readAllLines(out.resolve("comparison.md")).get(2)).isEqualTo("## rtt 100 ms; engine: proxy"
+                + " · warm connections (each user keeps its connections across the loads)"
+                + " · no h3: not started: the byte proxy relays TCP only");
+    }
+
+    @Test
+    void shouldWriteH3RowAfterH2cWithADashForTheSeedWhenTheJtlHasHttp3() throws Exception {
+        Path jtl = Files.writeString(out.resolve("h3.jtl"), TestJtl.HEADER + "\n"
+                + "1,300,h3 page,200,OK,t,text,true,,1,1,1,1,https://h/,10,0,5\n"
+                + "2,500,h1 page,200,OK,t,text,true,,1,1,1,1,http://h/,10,0,5\n"
+                + "3,320,h2c page,200,OK,t,text,true,,1,1,1,1,http://h/,10,0,5\n");
+
+        int exit = ComparisonReport.run(jtl.toString(), out.resolve("report").toString());
+
+        assertThat(exit).isZero();
+        assertThat(Files.readAllLines(out.resolve("report/comparison.csv"))).containsSubsequence(
+                "page,h1,500.0,500.0,500.0,1,0,1.000,544.7,0.918",
+                "page,h2c,320.0,320.0,320.0,1,0,0.640,,",
+                "page,h3,300.0,300.0,300.0,1,0,0.600,,");
+        assertThat(Files.readString(out.resolve("report/comparison.md")))
+                .contains("| page | h3 | 300.0 | 300.0 | 300.0 | 1 | 0 | 0.60 | - | - |");
+    }
+
+    @Test
     void shouldPrintUsageWhenAnOptionIsUnknownOrHasNoValue() {
         assertThat(ComparisonReport.run("a.jtl", "out", "--latency", "100ms")).isEqualTo(ComparisonReport.EXIT_USAGE);
         assertThat(ComparisonReport.run("a.jtl", "out", "--network")).isEqualTo(ComparisonReport.EXIT_USAGE);

@@ -60,6 +60,21 @@ class ComparisonTest {
     }
 
     @Test
+    void shouldPutH3AfterH2cWithoutSeedFigureWhenComparePlanMeasuresHttp3() {
+        Comparison comparison = Comparison.of(List.of(
+                sample("quic page", 1), sample("h3 page", 400), sample("h2c page", 380), sample("h2-push page", 270),
+                sample("h2 page", 390), sample("h1-tls page", 650), sample("h1 page", 500)));
+
+        // h3 is a listener of its own, not a protocol of the user's that would follow in the order first seen
+        assertThat(comparison.protocols()).containsExactly("h1", "h1-tls", "h2", "h2-push", "h2c", "h3", "quic");
+        ComparisonRow h3 = comparison.rowsOf("page").get(5);
+        assertThat(h3.protocol()).isEqualTo("h3");
+        assertThat(h3.ratioToH1()).isCloseTo(0.8, within(1e-9));
+        assertThat(h3.seedMean()).isNaN();
+        assertThat(h3.ratioToSeed()).isNaN();
+    }
+
+    @Test
     void shouldPutVariantsAfterTheirBaseProtocolWhenRestCollectionLabelsAreUsed() {
         Comparison comparison = Comparison.of(List.of(
                 sample("h2-push items-25", 4), sample("h2-304 items-25", 1), sample("h2 items-25", 5),
