@@ -22,6 +22,7 @@ public final class Ngtcp2Client {
 
     private static final Path BINARY = Path.of("/usr/bin/gtlsclient");
     private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) ");
+    private static final Pattern MIN_RTT = Pattern.compile(" min_rtt=(\\d+) ");
 
     private final String log;
     private final Path downloads;
@@ -83,6 +84,22 @@ public final class Ngtcp2Client {
             }
         }
         return millis;
+    }
+
+    /**
+     * The smallest round trip ngtcp2's recovery measured (ACK delay taken off), in ms, as its last
+     * estimate logged it: the path's own, whatever either end's scheduling adds to a fetch.
+     */
+    public long minRttMillis() {
+        Matcher rtt = MIN_RTT.matcher(log);
+        long last = -1;
+        while (rtt.find()) {
+            last = Long.parseLong(rtt.group(1));
+        }
+        if (last < 0) {
+            throw new IllegalStateException("no min_rtt in gtlsclient's log");
+        }
+        return last;
     }
 
     /** Request streams are client-initiated bidirectional: ids 0, 4, 8 ... */
