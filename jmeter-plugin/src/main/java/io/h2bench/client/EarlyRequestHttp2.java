@@ -42,7 +42,10 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
         return factory;
     }
 
-    /** Jetty's own, with our session listener in place of Jetty's. */
+    /**
+     * Jetty's own, with our session listener in place of Jetty's; a connection of a user whose
+     * {@link BrowserPreset} has HTTP/2 settings starts with them ({@link PresetHttp2Connection}).
+     */
     private record Factory(HTTP2Client client) implements ClientConnectionFactory {
 
         private static final ClientConnectionFactory HTTP2 = new HTTP2ClientConnectionFactory();
@@ -53,7 +56,9 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
             context.put(HTTP2Client.CONTEXT_KEY, client);
             context.put(HTTP2Client.SESSION_LISTENER_CONTEXT_KEY, listener);
             context.put(HTTP2Client.SESSION_PROMISE_CONTEXT_KEY, listener);
-            return HTTP2.newConnection(endPoint, context);
+            BrowserPreset.Http2 preset = ProfileRouting.profileOf(context).preset().http2();
+            ClientConnectionFactory factory = preset == null ? HTTP2 : PresetHttp2Connection.factory(client, preset);
+            return factory.newConnection(endPoint, context);
         }
     }
 
