@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.SessionContainer;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.HTTP2ClientConnectionFactory;
@@ -46,9 +47,13 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
      * Jetty's own, with our session listener in place of Jetty's; a connection of a user whose
      * {@link BrowserPreset} has HTTP/2 settings starts with them ({@link PresetHttp2Connection}).
      */
-    private record Factory(HTTP2Client client) implements ClientConnectionFactory {
+    private record Factory(HTTP2Client client, SessionContainer presetSessions) implements ClientConnectionFactory {
 
         private static final ClientConnectionFactory HTTP2 = new HTTP2ClientConnectionFactory();
+
+        Factory(HTTP2Client client) {
+            this(client, new SessionContainer());
+        }
 
         @Override
         public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
@@ -57,7 +62,7 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
             context.put(HTTP2Client.SESSION_LISTENER_CONTEXT_KEY, listener);
             context.put(HTTP2Client.SESSION_PROMISE_CONTEXT_KEY, listener);
             BrowserPreset.Http2 preset = ProfileRouting.profileOf(context).preset().http2();
-            ClientConnectionFactory factory = preset == null ? HTTP2 : PresetHttp2Connection.factory(client, preset);
+            ClientConnectionFactory factory = preset == null ? HTTP2 : PresetHttp2Connection.factory(client, presetSessions, preset);
             return factory.newConnection(endPoint, context);
         }
     }

@@ -7,6 +7,7 @@ import org.eclipse.jetty.http2.FlowControlStrategy;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.HTTP2Stream;
+import org.eclipse.jetty.http2.SessionContainer;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.internal.HTTP2ClientSession;
@@ -47,12 +48,19 @@ final class PresetHttp2Connection extends HTTP2Connection implements Callback {
         setUseOutputDirectByteBuffers(client.isUseOutputDirectByteBuffers());
     }
 
-    /** Makes connections for {@code preset} with {@code client}'s parts, as Jetty's factory does. */
-    static ClientConnectionFactory factory(HTTP2Client client, BrowserPreset.Http2 preset) {
+    /**
+     * Makes connections for {@code preset} with {@code client}'s parts, as Jetty's factory does;
+     * {@code sessions} starts each session as its connection opens and stops it as it closes, as
+     * {@code HTTP2Client}'s own container does for its connections (a stopped session fails its
+     * streams and closes; an unstarted one would ignore being stopped).
+     */
+    static ClientConnectionFactory factory(HTTP2Client client, SessionContainer sessions, BrowserPreset.Http2 preset) {
         return new ClientConnectionFactory() {
             @Override
             public Connection newConnection(EndPoint endPoint, Map<String, Object> context) {
-                return customize(PresetHttp2Connection.newConnection(client, preset, endPoint, context), context);
+                PresetHttp2Connection connection = PresetHttp2Connection.newConnection(client, preset, endPoint, context);
+                connection.addEventListener(sessions);
+                return customize(connection, context);
             }
         };
     }
