@@ -53,7 +53,8 @@ public enum BrowserPreset {
     /**
      * Jetty's HTTP/2 client as it comes: the SETTINGS and windows {@code HTTP2Client}'s defaults make.
      * No HTTP/3: Netty's QUIC codec left to its defaults announces quiche's, zero bytes of flow
-     * control, on which no response can arrive; HTTP/3 requests with this preset are refused.
+     * control for the connection and the requests (a response's HEADERS arrive, its body never);
+     * HTTP/3 requests with this preset are refused.
      */
     JETTY("Jetty", null, null);
 

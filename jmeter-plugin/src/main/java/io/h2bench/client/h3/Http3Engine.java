@@ -112,7 +112,7 @@ public final class Http3Engine implements ProtocolEngine {
         }
         if (profile.preset().http3() == null) {
             throw new IllegalArgumentException("The " + profile.preset().displayName() + " preset has no HTTP/3 "
-                    + "transport parameters (Netty's QUIC defaults allow no response data): choose Chrome or Firefox for HTTP/3");
+                    + "transport parameters (Netty's QUIC defaults let no response body through): choose Chrome or Firefox for HTTP/3");
         }
     }
 
