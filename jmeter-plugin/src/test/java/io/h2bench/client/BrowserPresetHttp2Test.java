@@ -92,6 +92,26 @@ class BrowserPresetHttp2Test {
     }
 
     @Test
+    void shouldSendTheBrowsersSettingsAfterTheUpgradeWhenTheConnectionStartsAsHttp11() throws Exception {
+        try (UserConnections user = UserConnections.open()) {
+            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C_UPGRADE),
+                    ConnectionProfile.DIRECT.withPreset(BrowserPreset.FIREFOX));
+
+            assertThat(result.failureMessage()).isNull();
+            assertThat(result.httpVersion()).isEqualTo("HTTP/2.0");
+        }
+        synchronized (received) {
+            List<Map<Integer, Integer>> settings = received.stream()
+                    .filter(frame -> frame instanceof SettingsFrame frameSettings && !frameSettings.isReply())
+                    .map(frame -> ((SettingsFrame) frame).getSettings()).toList();
+            // The Upgrade request's HTTP2-Settings header (empty: "the defaults"), then the preface's SETTINGS.
+            assertThat(settings).hasSize(2);
+            assertThat(settings.get(0)).isEmpty();
+            assertThat(settings.get(1)).containsExactlyEntriesOf(BrowserPreset.FIREFOX.http2().settings());
+        }
+    }
+
+    @Test
     void shouldSendWhatAnUnconfiguredJettyClientSendsWhenTheJettyPresetIsChosen() throws Exception {
         // Jetty's HttpClient on its HTTP/2 transport as it comes (HttpClient gives HTTP2Client its
         // 8 KiB response header limit, which becomes SETTINGS_MAX_HEADER_LIST_SIZE).
