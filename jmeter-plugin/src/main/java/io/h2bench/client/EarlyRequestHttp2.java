@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.SessionContainer;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.HTTP2ClientConnectionFactory;
@@ -42,10 +43,17 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
         return factory;
     }
 
-    /** Jetty's own, with our session listener in place of Jetty's. */
-    private record Factory(HTTP2Client client) implements ClientConnectionFactory {
+    /**
+     * Jetty's own, with our session listener in place of Jetty's; a connection of a user whose
+     * {@link BrowserPreset} has HTTP/2 settings starts with them ({@link PresetHttp2Connection}).
+     */
+    private record Factory(HTTP2Client client, SessionContainer presetSessions) implements ClientConnectionFactory {
 
         private static final ClientConnectionFactory HTTP2 = new HTTP2ClientConnectionFactory();
+
+        Factory(HTTP2Client client) {
+            this(client, new SessionContainer());
+        }
 
         @Override
         public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
@@ -53,7 +61,9 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
             context.put(HTTP2Client.CONTEXT_KEY, client);
             context.put(HTTP2Client.SESSION_LISTENER_CONTEXT_KEY, listener);
             context.put(HTTP2Client.SESSION_PROMISE_CONTEXT_KEY, listener);
-            return HTTP2.newConnection(endPoint, context);
+            BrowserPreset.Http2 preset = ProfileRouting.profileOf(context).preset().http2();
+            ClientConnectionFactory factory = preset == null ? HTTP2 : PresetHttp2Connection.factory(client, presetSessions, preset);
+            return factory.newConnection(endPoint, context);
         }
     }
 

@@ -25,10 +25,6 @@ public final class SharedClient {
     static final int MAX_THREADS = 16;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
-    private static final int MAX_PUSHED_STREAMS = 1000;
-    /** Chrome's HTTP/2 receive windows (kSpdyStreamMaxRecvWindowSize, kSpdySessionMaxRecvWindowSize). */
-    static final int STREAM_RECV_WINDOW = 6 * 1024 * 1024;
-    static final int SESSION_RECV_WINDOW = 15 * 1024 * 1024;
     /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
     private static final Duration OS_DECIDES_CONNECT = Duration.ofMinutes(10);
 
@@ -64,14 +60,11 @@ public final class SharedClient {
         // system still retries when the plan sets none, as JMeter's HttpClient4 leaves it to the system.
         connector.setConnectTimeout(OS_DECIDES_CONNECT);
 
+        // Left at Jetty's defaults, which the JETTY preset announces. A browser preset's connections
+        // announce the browser's SETTINGS and windows instead (PresetHttp2Connection): Chrome's, the
+        // default, allow 1,000 pushed streams, not Jetty's 32, so that a page that pushes its 500 items
+        // gets them pushed (seed 004), and flow control never limits a download before TCP does.
         HTTP2Client http2 = new HTTP2Client(connector);
-        // Room for pushed streams as a browser announces it (Chrome's SETTINGS_MAX_CONCURRENT_STREAMS,
-        // kSpdyMaxConcurrentPushedStreams = 1000), not Jetty's 32: a page that pushes its 500 items
-        // must get them pushed, not mostly dropped by the server and requested instead (seed 004).
-        http2.setMaxConcurrentPushedStreams(MAX_PUSHED_STREAMS);
-        // HTTP/2 flow control as a browser's, so that it never limits a download before TCP does.
-        http2.setInitialStreamRecvWindow(STREAM_RECV_WINDOW);
-        http2.setInitialSessionRecvWindow(SESSION_RECV_WINDOW);
         // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
         // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.

@@ -1,5 +1,6 @@
 package io.h2bench.gui;
 
+import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.ProtocolMode;
 import io.h2bench.sampler.Http2Sampler;
 import javax.swing.JPanel;
@@ -10,7 +11,8 @@ import org.apache.jmeter.testelement.TestElement;
 
 /**
  * JMeter wiring for {@link Http2Sampler}: JMeter's own HTTP Request editor (URL, parameters, body,
- * files, timeouts, embedded resources) plus an "HTTP/2" tab holding {@link Http2SamplerPanel}.
+ * files, timeouts, embedded resources) plus an "HTTP/2" tab holding {@link Http2SamplerPanel}
+ * (HTTP version, browser preset, connections, push).
  */
 public class Http2SamplerGui extends HttpTestSampleGui {
 
@@ -52,7 +54,7 @@ public class Http2SamplerGui extends HttpTestSampleGui {
                 // A value the combo cannot show (a typo, a ${variable}); the sample reports it.
                 mode = null;
             }
-            panel().setValues(mode, sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
+            panel().setValues(mode, presetOf(sampler), sampler.getMaxConnectionsPerOrigin(), sampler.isAcceptPush());
         }
     }
 
@@ -61,6 +63,7 @@ public class Http2SamplerGui extends HttpTestSampleGui {
         super.modifyTestElement(element);
         if (element instanceof Http2Sampler sampler) {
             sampler.setHttpVersion(panel().mode());
+            sampler.setBrowserPreset(panel().browserPreset());
             sampler.setMaxConnectionsPerOrigin(panel().maxConnectionsPerOrigin());
             sampler.setAcceptPush(panel().acceptPush());
         }
@@ -69,7 +72,16 @@ public class Http2SamplerGui extends HttpTestSampleGui {
     @Override
     public void clearGui() {
         super.clearGui();
-        panel().setValues(null, 6, true);
+        panel().setValues(null, BrowserPreset.CHROME, 6, true);
+    }
+
+    /** The sampler's preset; null for a value the combo cannot show (the sample reports it). */
+    private static BrowserPreset presetOf(Http2Sampler sampler) {
+        try {
+            return sampler.getBrowserPreset();
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.HostResolver;
 import io.h2bench.client.ProxySettings;
@@ -22,7 +23,8 @@ import org.apache.jmeter.util.JMeterUtils;
  * How JMeter's HTTP Request (HttpClient4) would make this sample's connections, as a
  * {@link ConnectionProfile}: the sampler's proxy fields or the {@code -H/-P} proxy, the source
  * address field, the DNS Cache Manager, {@code httpclient.socket.http(s).cps} and the client
- * certificate of {@code javax.net.ssl.keyStore} ({@link UserCertificate}). Read the way {@code HTTPHCAbstractImpl} reads them.
+ * certificate of {@code javax.net.ssl.keyStore} ({@link UserCertificate}), and the h2bench sampler's
+ * browser preset. Read the way {@code HTTPHCAbstractImpl} reads them.
  */
 final class ConnectionSettings {
 
@@ -39,9 +41,10 @@ final class ConnectionSettings {
     static ConnectionProfile of(HTTPSamplerBase sampler, URL url) throws IOException {
         boolean secure = "https".equalsIgnoreCase(url.getProtocol());
         DNSCacheManager dns = sampler.getDNSResolver();
+        BrowserPreset preset = sampler instanceof Http2Sampler h2 ? h2.getBrowserPreset() : BrowserPreset.CHROME;
         ConnectionProfile profile = new ConnectionProfile(sourceAddress(sampler), proxy(sampler),
                 dns == null ? null : new CacheManagerResolver(dns), secure ? CPS_HTTPS : CPS_HTTP,
-                secure ? UserCertificate.current() : null);
+                secure ? UserCertificate.current() : null, preset);
         return profile.equals(ConnectionProfile.DIRECT) ? ConnectionProfile.DIRECT : profile;
     }
 

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
@@ -45,6 +46,8 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     public static final String MAX_CONNECTIONS_PER_ORIGIN = "H2Bench.maxConnectionsPerOrigin";
     /** Accept HTTP/2 server pushes and report them as sub-results (default true). */
     public static final String ACCEPT_PUSH = "H2Bench.acceptPush";
+    /** Whose HTTP/2 SETTINGS and windows and QUIC transport parameters to announce: {@code CHROME} (default), {@code FIREFOX}, {@code JETTY}. */
+    public static final String BROWSER_PRESET = "H2Bench.browserPreset";
 
     private static final ThreadLocal<UserConnections> USER = new ThreadLocal<>();
     private static final boolean IGNORE_FAILED_EMBEDDED =
@@ -101,6 +104,15 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
 
     public void setAcceptPush(boolean accept) {
         setProperty(ACCEPT_PUSH, accept);
+    }
+
+    /** The preset set in the sampler, Chrome when none is (plans older than presets); an unknown one is refused. */
+    public BrowserPreset getBrowserPreset() {
+        return BrowserPreset.parse(getPropertyAsString(BROWSER_PRESET, ""));
+    }
+
+    public void setBrowserPreset(BrowserPreset preset) {
+        setProperty(BROWSER_PRESET, preset.name());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.ProtocolMode;
 import io.h2bench.gui.Http2SamplerGui;
 import org.apache.jmeter.testelement.TestElement;
@@ -35,6 +36,27 @@ class Http2SamplerGuiTest {
         assertThat(sampler.getHttpVersion()).isEqualTo(ProtocolMode.HTTP_2);
         assertThat(sampler.getMaxConnectionsPerOrigin()).isEqualTo(6);
         assertThat(sampler.isAcceptPush()).isTrue();
+        assertThat(sampler.getBrowserPreset()).isEqualTo(BrowserPreset.CHROME);
+    }
+
+    @Test
+    void shouldReadChromeWhenAnOlderPlanHasNoPreset() {
+        Http2Sampler older = new Http2Sampler();
+
+        assertThat(older.getPropertyAsString(Http2Sampler.BROWSER_PRESET)).isEmpty();
+        assertThat(older.getBrowserPreset()).isEqualTo(BrowserPreset.CHROME);
+    }
+
+    @ParameterizedTest
+    @EnumSource(BrowserPreset.class)
+    void shouldOfferAndKeepEveryBrowserPresetWhenChosenInTheCombo(BrowserPreset preset) {
+        Http2Sampler original = new Http2Sampler();
+        original.setBrowserPreset(preset);
+
+        Http2Sampler saved = savedByTheGui(original);
+
+        assertThat(saved.getPropertyAsString(Http2Sampler.BROWSER_PRESET)).isEqualTo(preset.name());
+        assertThat(saved.getBrowserPreset()).isEqualTo(preset);
     }
 
     @Test
@@ -45,11 +67,8 @@ class Http2SamplerGuiTest {
         original.setAcceptPush(false);
         original.setDomain("127.0.0.1");
         original.setPath("/small-text.txt");
-        Http2SamplerGui gui = new Http2SamplerGui();
 
-        gui.configure(original);
-        Http2Sampler saved = (Http2Sampler) gui.createTestElement();
-        gui.modifyTestElement(saved);
+        Http2Sampler saved = savedByTheGui(original);
 
         assertThat(saved.getHttpVersion()).isEqualTo(ProtocolMode.H2C_UPGRADE);
         assertThat(saved.getMaxConnectionsPerOrigin()).isEqualTo(3);
@@ -64,12 +83,18 @@ class Http2SamplerGuiTest {
     void shouldOfferAndKeepEveryHttpVersionWhenChosenInTheCombo(ProtocolMode mode) {
         Http2Sampler original = new Http2Sampler();
         original.setHttpVersion(mode);
-        Http2SamplerGui gui = new Http2SamplerGui();
 
+        Http2Sampler saved = savedByTheGui(original);
+
+        assertThat(saved.getPropertyAsString(Http2Sampler.HTTP_VERSION)).isEqualTo(mode.name());
+    }
+
+    /** What the GUI saves after showing {@code original}: JMeter's configure, then modifyTestElement. */
+    private static Http2Sampler savedByTheGui(Http2Sampler original) {
+        Http2SamplerGui gui = new Http2SamplerGui();
         gui.configure(original);
         Http2Sampler saved = (Http2Sampler) gui.createTestElement();
         gui.modifyTestElement(saved);
-
-        assertThat(saved.getPropertyAsString(Http2Sampler.HTTP_VERSION)).isEqualTo(mode.name());
+        return saved;
     }
 }

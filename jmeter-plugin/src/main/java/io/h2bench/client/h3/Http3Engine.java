@@ -60,7 +60,7 @@ public final class Http3Engine implements ProtocolEngine {
                 }
                 opened[0] = true;
                 return QuicConnection.open(transport, resolve(uri.getHost(), port, profile), profile.sourceAddress(),
-                        uri.getHost(), exchange.connectTimeout().toMillis());
+                        uri.getHost(), profile.preset().http3(), exchange.connectTimeout().toMillis());
             });
         } catch (UnresolvedHost unresolved) {
             return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()));
@@ -109,6 +109,10 @@ public final class Http3Engine implements ProtocolEngine {
         if (exchange.followRedirects()) {
             throw new IllegalArgumentException("HTTP/3 does not follow redirects inside the client: "
                     + "use 'Follow Redirects' instead of 'Redirect Automatically'");
+        }
+        if (profile.preset().http3() == null) {
+            throw new IllegalArgumentException("The " + profile.preset().displayName() + " preset has no HTTP/3 "
+                    + "transport parameters (Netty's QUIC defaults let no response body through): choose Chrome or Firefox for HTTP/3");
         }
     }
 

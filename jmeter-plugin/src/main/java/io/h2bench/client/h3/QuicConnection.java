@@ -1,5 +1,6 @@
 package io.h2bench.client.h3;
 
+import io.h2bench.client.BrowserPreset;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -52,17 +53,18 @@ final class QuicConnection {
 
     /**
      * Starts the handshake with {@code remote} from {@code local} (any address when null), naming
-     * {@code host} in SNI; {@code connectTimeoutMillis} limits the handshake (0: QUIC's idle timeout does).
+     * {@code host} in SNI, announcing {@code parameters}; {@code connectTimeoutMillis} limits the
+     * handshake (0: QUIC's idle timeout does).
      */
     static QuicConnection open(QuicTransport transport, InetSocketAddress remote, InetAddress local, String host,
-                               long connectTimeoutMillis) {
+                               BrowserPreset.Http3 parameters, long connectTimeoutMillis) {
         QuicConnection connection = new QuicConnection(host + ":" + remote.getPort());
         Bootstrap bootstrap = new Bootstrap().group(transport.loops()).channel(NioDatagramChannel.class)
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
                     protected void initChannel(DatagramChannel channel) {
                         // The ledger first: it sees the datagrams the codec reads and writes.
-                        channel.pipeline().addLast(connection.ledger, transport.newCodec(host, remote.getPort()));
+                        channel.pipeline().addLast(connection.ledger, transport.newCodec(host, remote.getPort(), parameters));
                     }
                 });
         ChannelFuture bound = bootstrap.bind(new InetSocketAddress(local, 0));

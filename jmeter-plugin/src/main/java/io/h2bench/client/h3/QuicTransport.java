@@ -1,5 +1,6 @@
 package io.h2bench.client.h3;
 
+import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.SharedInstance;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
@@ -19,14 +20,6 @@ import java.util.concurrent.TimeUnit;
  * the last and by {@link #stopAll()} at test end.
  */
 public final class QuicTransport {
-
-    /** Chrome's HTTP/3 transport parameters (quic_context.h, kDefaultMaxStreams*), as for its HTTP/2 windows. */
-    static final long MAX_DATA = 15L * 1024 * 1024;
-    static final long MAX_STREAM_DATA = 6L * 1024 * 1024;
-    static final long MAX_BIDI_STREAMS = 100;
-    static final long MAX_UNI_STREAMS = 103;
-    /** As the TCP client's idle timeout: what ends a connection nobody uses, or a handshake nobody answers. */
-    static final long IDLE_TIMEOUT_MILLIS = 60_000;
 
     private static final SharedInstance<QuicTransport> SHARED =
             new SharedInstance<>("HTTP/3 (Netty's QUIC with its native quiche)", QuicTransport::new, QuicTransport::stop);
@@ -75,18 +68,19 @@ public final class QuicTransport {
 
     /**
      * A QUIC client codec for one connection's UDP socket, naming {@code host} in the TLS server name
-     * (SNI) as browsers do, with Chrome's flow-control windows and stream limits.
+     * (SNI) as browsers do, with a browser's flow-control windows, stream limits and idle timeout
+     * (its {@link BrowserPreset}). The idle timeout also ends a handshake nobody answers.
      */
-    ChannelHandler newCodec(String host, int port) {
+    ChannelHandler newCodec(String host, int port, BrowserPreset.Http3 parameters) {
         return Http3.newQuicClientCodecBuilder()
                 .sslEngineProvider(channel -> tls.newEngine(channel.alloc(), host, port))
-                .maxIdleTimeout(IDLE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                .initialMaxData(MAX_DATA)
-                .initialMaxStreamDataBidirectionalLocal(MAX_STREAM_DATA)
-                .initialMaxStreamDataBidirectionalRemote(MAX_STREAM_DATA)
-                .initialMaxStreamDataUnidirectional(MAX_STREAM_DATA)
-                .initialMaxStreamsBidirectional(MAX_BIDI_STREAMS)
-                .initialMaxStreamsUnidirectional(MAX_UNI_STREAMS)
+                .maxIdleTimeout(parameters.idleTimeoutMillis(), TimeUnit.MILLISECONDS)
+                .initialMaxData(parameters.maxData())
+                .initialMaxStreamDataBidirectionalLocal(parameters.maxStreamDataBidiLocal())
+                .initialMaxStreamDataBidirectionalRemote(parameters.maxStreamDataBidiRemote())
+                .initialMaxStreamDataUnidirectional(parameters.maxStreamDataUni())
+                .initialMaxStreamsBidirectional(parameters.maxStreamsBidi())
+                .initialMaxStreamsUnidirectional(parameters.maxStreamsUni())
                 .build();
     }
 }

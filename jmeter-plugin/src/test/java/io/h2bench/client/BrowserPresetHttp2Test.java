@@ -1,0 +1,207 @@
+package io.h2bench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.http2.frames.Frame;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
+import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * What a Jetty h2c server receives from the client under each {@link BrowserPreset}: the SETTINGS
+ * frame, the connection window its first WINDOW_UPDATE opens, the window of a request's stream; and
+ * users of different presets on separate connections.
+ */
+class BrowserPresetHttp2Test {
+
+    /** Larger than Firefox's 128 KiB SETTINGS window: the response completes only once a stream WINDOW_UPDATE came. */
+    private static final int BODY_BYTES = 256 * 1024;
+
+    private final List<Frame> received = new ArrayList<>();
+    private Server server;
+    private URI uri;
+
+    @BeforeEach
+    void startServer() throws Exception {
+        server = new Server();
+        HttpConfiguration config = new HttpConfiguration();
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(config);
+        // Jetty tells frame listeners of each frame as it parses it, before acting on it.
+        h2c.addEventListener(new HTTP2Session.FrameListener() {
+            @Override
+            public void onIncomingFrame(Session session, Frame frame) {
+                synchronized (received) {
+                    received.add(frame);
+                }
+            }
+        });
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config), h2c);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+                response.write(true, ByteBuffer.allocate(BODY_BYTES), callback);
+                return true;
+            }
+        });
+        server.start();
+        uri = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.stop();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BrowserPreset.class, names = {"CHROME", "FIREFOX"})
+    void shouldSendTheBrowsersSettingsAndWindowsWhenItsPresetIsChosen(BrowserPreset preset) throws Exception {
+        ExchangeResult result = getWith(preset);
+
+        assertThat(result.failureMessage()).isNull();
+        assertThat(result.bodyBytes()).isEqualTo(BODY_BYTES);
+        BrowserPreset.Http2 expected = preset.http2();
+        assertThat(clientSettings()).containsExactlyEntriesOf(expected.settings());
+        assertThat(connectionWindow()).isEqualTo(expected.connectionWindow());
+        assertThat(firstRequestStreamWindow()).isEqualTo(expected.requestStreamWindow());
+    }
+
+    @Test
+    void shouldSendTheBrowsersSettingsAfterTheUpgradeWhenTheConnectionStartsAsHttp11() throws Exception {
+        try (UserConnections user = UserConnections.open()) {
+            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C_UPGRADE),
+                    ConnectionProfile.DIRECT.withPreset(BrowserPreset.FIREFOX));
+
+            assertThat(result.failureMessage()).isNull();
+            assertThat(result.httpVersion()).isEqualTo("HTTP/2.0");
+        }
+        synchronized (received) {
+            List<Map<Integer, Integer>> settings = received.stream()
+                    .filter(frame -> frame instanceof SettingsFrame frameSettings && !frameSettings.isReply())
+                    .map(frame -> ((SettingsFrame) frame).getSettings()).toList();
+            // The Upgrade request's HTTP2-Settings header (empty: "the defaults"), then the preface's SETTINGS.
+            assertThat(settings).hasSize(2);
+            assertThat(settings.get(0)).isEmpty();
+            assertThat(settings.get(1)).containsExactlyEntriesOf(BrowserPreset.FIREFOX.http2().settings());
+        }
+    }
+
+    @Test
+    void shouldSendWhatAnUnconfiguredJettyClientSendsWhenTheJettyPresetIsChosen() throws Exception {
+        // Jetty's HttpClient on its HTTP/2 transport as it comes (HttpClient gives HTTP2Client its
+        // 8 KiB response header limit, which becomes SETTINGS_MAX_HEADER_LIST_SIZE).
+        HttpClient plain = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client()));
+        plain.start();
+        Map<Integer, Integer> plainSettings;
+        long plainWindow;
+        try {
+            assertThat(plain.GET(uri).getContent()).hasSize(BODY_BYTES);
+            plainSettings = clientSettings();
+            plainWindow = connectionWindow();
+        } finally {
+            plain.stop();
+        }
+        synchronized (received) {
+            received.clear();
+        }
+
+        ExchangeResult result = getWith(BrowserPreset.JETTY);
+
+        assertThat(result.bodyBytes()).isEqualTo(BODY_BYTES);
+        assertThat(clientSettings()).containsExactlyInAnyOrderEntriesOf(plainSettings);
+        assertThat(connectionWindow()).isEqualTo(plainWindow);
+    }
+
+    @Test
+    void shouldOpenAConnectionPerPresetWhenOneUserSwitchesPresets() throws Exception {
+        try (UserConnections user = UserConnections.open()) {
+            ExchangeResult chrome = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C), ConnectionProfile.DIRECT);
+            ExchangeResult firefox = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C),
+                    ConnectionProfile.DIRECT.withPreset(BrowserPreset.FIREFOX));
+            ExchangeResult chromeAgain = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C), ConnectionProfile.DIRECT);
+
+            assertThat(firefox.connectionId()).isNotEqualTo(chrome.connectionId());
+            assertThat(firefox.newConnection()).isTrue();
+            assertThat(chromeAgain.connectionId()).isEqualTo(chrome.connectionId());
+            assertThat(chromeAgain.newConnection()).isFalse();
+        }
+        synchronized (received) {
+            assertThat(received.stream().filter(frame -> frame instanceof SettingsFrame settings && !settings.isReply()))
+                    .hasSize(2);
+        }
+    }
+
+    private ExchangeResult getWith(BrowserPreset preset) throws InterruptedException {
+        try (UserConnections user = UserConnections.open()) {
+            return user.send(ExchangeRequest.get(uri, ProtocolMode.H2C), ConnectionProfile.DIRECT.withPreset(preset));
+        }
+    }
+
+    /** The client's SETTINGS, in the order they came in its frame. */
+    private Map<Integer, Integer> clientSettings() {
+        synchronized (received) {
+            return received.stream().filter(frame -> frame instanceof SettingsFrame settings && !settings.isReply())
+                    .map(frame -> ((SettingsFrame) frame).getSettings()).findFirst().orElseThrow();
+        }
+    }
+
+    /** RFC 9113's 65,535 plus what the WINDOW_UPDATEs on stream 0 before the first request added. */
+    private long connectionWindow() {
+        long window = BrowserPreset.Http2.DEFAULT_WINDOW;
+        synchronized (received) {
+            for (Frame frame : received) {
+                if (frame instanceof HeadersFrame) {
+                    break;
+                }
+                if (frame instanceof WindowUpdateFrame update && update.getStreamId() == 0) {
+                    window += update.getWindowDelta();
+                }
+            }
+        }
+        return window;
+    }
+
+    /**
+     * The first request stream's window: the SETTINGS' one, plus the first WINDOW_UPDATE on that
+     * stream when it is a raise (it came before any DATA was consumed, so above the 64 KiB Jetty's
+     * flow control gives back at a time).
+     */
+    private long firstRequestStreamWindow() {
+        Map<Integer, Integer> settings = clientSettings();
+        long window = settings.getOrDefault(BrowserPreset.Http2.INITIAL_WINDOW_SIZE, BrowserPreset.Http2.DEFAULT_WINDOW);
+        synchronized (received) {
+            int stream = received.stream().filter(HeadersFrame.class::isInstance).mapToInt(frame -> ((HeadersFrame) frame).getStreamId())
+                    .findFirst().orElseThrow();
+            return window + received.stream()
+                    .filter(frame -> frame instanceof WindowUpdateFrame update && update.getStreamId() == stream)
+                    .mapToInt(frame -> ((WindowUpdateFrame) frame).getWindowDelta())
+                    .filter(delta -> delta > window / 2)
+                    .findFirst().orElse(0);
+        }
+    }
+}
