@@ -102,8 +102,19 @@ final class WireConnection {
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
     synchronized long connectNanos(long sinceNanos, long nowNanos) {
-        long end = !secure ? tcpConnectedNanos : handshakeDoneNanos != 0 ? handshakeDoneNanos : nowNanos;
-        return Math.max(0, end - Math.max(connectBeginNanos, sinceNanos));
+        return Math.max(0, connectEnd(nowNanos) - Math.max(connectBeginNanos, sinceNanos));
+    }
+
+    /**
+     * The TLS handshake's part of {@link #connectNanos}: from the TCP connect (or {@code sinceNanos},
+     * if later) to the handshake's end, as DevTools' "SSL" inside "Initial connection"; 0 in clear text.
+     */
+    synchronized long tlsNanos(long sinceNanos, long nowNanos) {
+        return secure ? Math.max(0, connectEnd(nowNanos) - Math.max(tcpConnectedNanos, sinceNanos)) : 0;
+    }
+
+    private long connectEnd(long nowNanos) {
+        return !secure ? tcpConnectedNanos : handshakeDoneNanos != 0 ? handshakeDoneNanos : nowNanos;
     }
 
     /**

@@ -61,7 +61,7 @@ class ResultMapperTimesTest {
 
     private static HTTPSampleResult mapped(long startNanos, long connect, long latency, long elapsed, boolean newConnection) {
         ExchangeResult exchange = new ExchangeResult("GET", URI.create("http://127.0.0.1/"), false, 1_000L, startNanos,
-                0, connect, latency, elapsed, 200, "OK", "HTTP/1.1", List.of(), new byte[0], 0, 0, 0, 1,
+                0, connect, 0, latency, elapsed, 200, "OK", "HTTP/1.1", List.of(), new byte[0], 0, 0, 0, 1,
                 newConnection, null, null, null, List.of());
         HTTPSampleResult result = new HTTPSampleResult();
         ResultMapper.timesAndSizes(exchange, result);
