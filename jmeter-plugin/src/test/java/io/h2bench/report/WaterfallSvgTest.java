@@ -56,8 +56,8 @@ class WaterfallSvgTest {
 
     @Test
     void shouldStayWellFormedWhenALabelHasMarkup() throws Exception {
-        PageSample part = new PageSample("/a?x=1&y=<b>\"", 0, 5, 3, 0, 10, false, "500", "", "HTTP/1.1 500 Oops\n", List.of());
-        PageSample page = new PageSample("page & <co>", 0, 5, 3, 0, 10, false, "500", "", "", List.of(part));
+        PageSample part = new PageSample("/a?x=1&y=<b>\"", 0, 5, 3, 0, 0, 10, false, "500", "", "HTTP/1.1 500 Oops\n", List.of());
+        PageSample page = new PageSample("page & <co>", 0, 5, 3, 0, 0, 10, false, "500", "", "", List.of(part));
 
         Document svg = parse(WaterfallSvg.render(page, WaterfallRow.of(page)));
 

@@ -1,0 +1,79 @@
+package io.h2bench.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.client.ProtocolMode;
+import io.h2bench.gui.PageSamples;
+import io.h2bench.report.WaterfallRow;
+import io.h2bench.server.Listener;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The TLS handshake where JMeter keeps it: the sampler data's line (for listeners and the waterfall)
+ * and the variables a JTL saves through {@code sample_variables}, from real samples.
+ */
+class TlsColumnsTest {
+
+    private SamplerFixture fixture;
+    private JMeterVariables variables;
+
+    @BeforeEach
+    void start() throws Exception {
+        fixture = new SamplerFixture("tls");
+        variables = new JMeterVariables();
+        JMeterContextService.getContext().setVariables(variables);
+    }
+
+    @AfterEach
+    void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void shouldSaveNoTlsWhenTheSampleIsClearText() {
+        fixture.target(Listener.H1, "/small-text.txt", ProtocolMode.HTTP_1_1);
+
+        SampleResult result = fixture.sampler.sample();
+
+        assertThat(result.getConnectTime()).isPositive();
+        assertThat(variables.get(TlsColumns.TLS)).isEqualTo("0");
+        assertThat(variables.get(TlsColumns.PARTS)).isEmpty();
+    }
+
+    @Test
+    void shouldSaveTheHandshakeOnlyForTheSampleThatOpenedTheConnectionWhenTlsConnectionIsReused() {
+        fixture.target(Listener.H1_TLS, "/small-text.txt", ProtocolMode.HTTP_1_1);
+
+        SampleResult first = fixture.sampler.sample();
+        long firstTls = Long.parseLong(variables.get(TlsColumns.TLS));
+        SampleResult reused = fixture.sampler.sample();
+
+        assertThat(firstTls).isPositive().isLessThanOrEqualTo(first.getConnectTime());
+        assertThat(first.getSamplerData()).contains("TLS handshake: " + firstTls + " ms");
+        assertThat(reused.getConnectTime()).isZero();
+        assertThat(variables.get(TlsColumns.TLS)).isEqualTo("0");
+    }
+
+    @Test
+    void shouldListEachPartsHandshakeWhenAPageLoadsOverH2() {
+        fixture.target(Listener.H2, "/", ProtocolMode.HTTP_2).setImageParser(true);
+
+        SampleResult page = fixture.sampler.sample();
+        List<Long> parts = Arrays.stream(variables.get(TlsColumns.PARTS).split(" ")).map(Long::valueOf).toList();
+
+        // The page opened the one connection; its 16 resources went on it as streams.
+        assertThat(page.getSubResults()).hasSize(17);
+        assertThat(parts).hasSize(17);
+        assertThat(parts.get(0)).isPositive().isEqualTo(Long.parseLong(variables.get(TlsColumns.TLS)));
+        assertThat(parts.subList(1, 17)).containsOnly(0L);
+        List<WaterfallRow> rows = WaterfallRow.of(PageSamples.of(page));
+        assertThat(rows.get(0).tlsMillis()).isEqualTo(parts.get(0)).isLessThanOrEqualTo(rows.get(0).connectMillis());
+    }
+}
