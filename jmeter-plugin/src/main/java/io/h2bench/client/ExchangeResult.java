@@ -16,8 +16,9 @@ import org.eclipse.jetty.http.HttpStatus;
  *       or stream, or for a new connection to be opened). Never part of {@code connectNanos}.</li>
  *   <li>{@code connectNanos}: TCP connect plus TLS handshake of the connection opened for this
  *       exchange; 0 when the exchange reused a connection or is a push.</li>
- *   <li>{@code tlsNanos}: the TLS handshake's part of {@code connectNanos} (from the TCP connect to
- *       the handshake's end, as DevTools' "SSL" inside "Initial connection"); 0 in clear text and
+ *   <li>{@code tlsNanos}: the TLS handshake's part of {@code connectNanos} (from the TLS connection's
+ *       opening, right after the TCP connect or a proxy's CONNECT, to the handshake's end, as DevTools'
+ *       "SSL" inside "Initial connection"); 0 in clear text and
  *       whenever {@code connectNanos} is. Over QUIC the handshake is one, TLS inside it: there it
  *       equals {@code connectNanos}.</li>
  *   <li>{@code latencyNanos}: start until the response began (status line or HEADERS frame).</li>

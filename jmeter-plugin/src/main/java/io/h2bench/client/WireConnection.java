@@ -43,6 +43,7 @@ final class WireConnection {
     private long totalOut;
     private boolean claimed;
     private boolean secure;
+    private long tlsStartNanos;
     private long handshakeDoneNanos;
     private long lastReadNanos;
     private String alpn;
@@ -59,8 +60,10 @@ final class WireConnection {
         return id;
     }
 
-    synchronized void tlsStarted() {
+    /** Jetty opened the TLS connection on the socket: right after the TCP connect, or after a proxy's CONNECT. */
+    synchronized void tlsStarted(long nanos) {
         secure = true;
+        tlsStartNanos = nanos;
     }
 
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
@@ -106,11 +109,12 @@ final class WireConnection {
     }
 
     /**
-     * The TLS handshake's part of {@link #connectNanos}: from the TCP connect (or {@code sinceNanos},
-     * if later) to the handshake's end, as DevTools' "SSL" inside "Initial connection"; 0 in clear text.
+     * The TLS handshake's part of {@link #connectNanos}: from the opening of the TLS connection (or
+     * {@code sinceNanos}, if later) to the handshake's end, as DevTools' "SSL" inside "Initial
+     * connection"; 0 in clear text. A proxy's CONNECT before it stays outside, as in DevTools.
      */
     synchronized long tlsNanos(long sinceNanos, long nowNanos) {
-        return secure ? Math.max(0, connectEnd(nowNanos) - Math.max(tcpConnectedNanos, sinceNanos)) : 0;
+        return secure ? Math.max(0, connectEnd(nowNanos) - Math.max(tlsStartNanos, sinceNanos)) : 0;
     }
 
     private long connectEnd(long nowNanos) {

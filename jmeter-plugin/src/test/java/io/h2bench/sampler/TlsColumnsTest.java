@@ -61,6 +61,25 @@ class TlsColumnsTest {
         assertThat(variables.get(TlsColumns.TLS)).isEqualTo("0");
     }
 
+    /** Through a proxy the TLS connection opens after the CONNECT exchange: that round trip stays out of TLS. */
+    @Test
+    void shouldCountOnlyTheHandshakeAsTlsWhenTheConnectionTunnelsThroughAProxy() throws Exception {
+        try (SquidProxy squid = SquidProxy.start(null, null)) {
+            for (Listener listener : List.of(Listener.H1_TLS, Listener.H2)) {
+                fixture.target(listener, "/small-text.txt", listener == Listener.H2 ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1);
+                fixture.sampler.setProperty(org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase.PROXYHOST, "127.0.0.1");
+                fixture.sampler.setProperty(org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase.PROXYPORT, squid.port());
+
+                SampleResult result = fixture.sampler.sample();
+                fixture.sampler.threadFinished();
+
+                assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+                assertThat(Long.parseLong(variables.get(TlsColumns.TLS))).as(listener.id())
+                        .isPositive().isLessThanOrEqualTo(result.getConnectTime());
+            }
+        }
+    }
+
     @Test
     void shouldListEachPartsHandshakeWhenAPageLoadsOverH2() {
         fixture.target(Listener.H2, "/", ProtocolMode.HTTP_2).setImageParser(true);
