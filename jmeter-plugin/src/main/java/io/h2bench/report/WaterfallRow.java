@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
  * One bar of the waterfall, as DevTools' Network panel splits it: blocked (waiting for a connection
  * or a stream), connect (TCP + TLS of a connection opened for it, the TLS handshake its last part,
  * as DevTools' "SSL" inside "Initial connection"), waiting (until the response began) and receiving
- * (until the last byte). Read from a page sample's parts: JMeter's times plus
- * the lines the h2bench sampler writes in the sampler data. The listener's panel and the SVG report
- * both draw these rows.
+ * (until the last byte). Read from a page sample's parts: JMeter's times plus the lines the h2bench
+ * sampler writes in the sampler data (or, from a JTL, its TLS variables). The listener's panel and
+ * the SVG report both draw these rows.
  *
  * @param offsetMillis start relative to the page's start
  * @param tlsMillis    the TLS handshake's part of connectMillis, at its end

@@ -18,8 +18,8 @@ import org.apache.jmeter.util.JMeterUtils;
  *   <li>{@code Connect}: TCP connect plus TLS handshake of a connection opened for this sample; 0 when
  *       the sample reused a connection (at least 1 ms when new). Time queued for a connection is never part of it.</li>
  *   <li>TLS handshake (the sampler data's line, and the JMeter variables of {@link TlsColumns} for a
- *       JTL): the part of {@code Connect} from the TCP connect to the handshake's end, as DevTools'
- *       "SSL" inside "Initial connection"; 0 in clear text and on a reused connection; over QUIC all
+ *       JTL): the part of {@code Connect} from the TLS connection's opening to the handshake's end, as
+ *       DevTools' "SSL" inside "Initial connection"; 0 in clear text and on a reused connection; over QUIC all
  *       of {@code Connect}.</li>
  *   <li>{@code Latency}: until the response began (status line, or the HEADERS frame); always
  *       &lt;= elapsed. It includes Connect and any queueing, as in JMeter's own HTTP sampler.</li>
