@@ -61,6 +61,17 @@ class TlsColumnsTest {
         assertThat(variables.get(TlsColumns.TLS)).isEqualTo("0");
     }
 
+    @Test
+    void shouldSaveTheWholeQuicHandshakeAsTlsWhenHttp3OpensTheConnection() {
+        fixture.target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_3).setPort(fixture.server.h3Port());
+
+        SampleResult result = fixture.sampler.sample();
+
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(variables.get(TlsColumns.TLS)).isEqualTo(Long.toString(result.getConnectTime()));
+        assertThat(result.getConnectTime()).isPositive();
+    }
+
     /** Through a proxy the TLS connection opens after the CONNECT exchange: that round trip stays out of TLS. */
     @Test
     void shouldCountOnlyTheHandshakeAsTlsWhenTheConnectionTunnelsThroughAProxy() throws Exception {
