@@ -285,13 +285,14 @@ final class ExchangeRecorder implements Response.Listener {
         WireConnection current = wire;
         // A connection opened for an earlier request that gave up counts only from this one's start.
         long connect = newConnection && current != null ? current.connectNanos(startNanos, endNanos) : 0;
+        long tls = newConnection && current != null ? current.tlsNanos(startNanos, endNanos) : 0;
         long latency = responseBeginNanos == 0 ? 0 : responseBeginNanos - startNanos;
         byte[] bytes = body.toByteArray();
         long payload = bytes.length;
         return new ExchangeResult(
                 pushed ? "GET" : request.method(), uri, pushed, startMillis, startNanos,
                 assignedNanos == 0 ? 0 : assignedNanos - startNanos,
-                connect, latency, endNanos - startNanos,
+                connect, tls, latency, endNanos - startNanos,
                 responded ? head.status() : 0,
                 responded ? head.reason() : null,
                 responded ? head.version().asString() : null,
@@ -311,8 +312,8 @@ final class ExchangeRecorder implements Response.Listener {
             }
         }
         return new ExchangeResult(main.method(), main.uri(), main.pushed(), main.startMillis(), main.startNanos(),
-                main.queuedNanos(), main.connectNanos(), main.latencyNanos(), main.elapsedNanos(), main.status(),
-                main.reason(), main.httpVersion(), main.responseHeaders(), main.body(), main.bodyBytes(),
+                main.queuedNanos(), main.connectNanos(), main.tlsNanos(), main.latencyNanos(), main.elapsedNanos(),
+                main.status(), main.reason(), main.httpVersion(), main.responseHeaders(), main.body(), main.bodyBytes(),
                 main.sentBytes(), main.receivedBytes(), main.connectionId(), main.newConnection(), main.alpn(),
                 main.failureMessage(), main.failure(), List.copyOf(done));
     }

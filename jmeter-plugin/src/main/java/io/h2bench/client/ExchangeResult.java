@@ -16,6 +16,11 @@ import org.eclipse.jetty.http.HttpStatus;
  *       or stream, or for a new connection to be opened). Never part of {@code connectNanos}.</li>
  *   <li>{@code connectNanos}: TCP connect plus TLS handshake of the connection opened for this
  *       exchange; 0 when the exchange reused a connection or is a push.</li>
+ *   <li>{@code tlsNanos}: the TLS handshake's part of {@code connectNanos} (from the TLS connection's
+ *       opening, right after the TCP connect or a proxy's CONNECT, to the handshake's end, as DevTools'
+ *       "SSL" inside "Initial connection"); 0 in clear text and
+ *       whenever {@code connectNanos} is. Over QUIC the handshake is one, TLS inside it: there it
+ *       equals {@code connectNanos}.</li>
  *   <li>{@code latencyNanos}: start until the response began (status line or HEADERS frame).</li>
  *   <li>{@code elapsedNanos}: start until the last byte of the body (or the failure).</li>
  *   <li>{@code sentBytes}/{@code receivedBytes}: bytes written to / read from the TCP socket that
@@ -36,6 +41,7 @@ public record ExchangeResult(
         long startNanos,
         long queuedNanos,
         long connectNanos,
+        long tlsNanos,
         long latencyNanos,
         long elapsedNanos,
         int status,
@@ -56,12 +62,12 @@ public record ExchangeResult(
 
     /** An exchange sent once. */
     public ExchangeResult(String method, URI uri, boolean pushed, long startMillis, long startNanos, long queuedNanos,
-                          long connectNanos, long latencyNanos, long elapsedNanos, int status, String reason,
-                          String httpVersion, List<HeaderField> responseHeaders, byte[] body, long bodyBytes,
-                          long sentBytes, long receivedBytes, long connectionId, boolean newConnection, String alpn,
-                          String failureMessage, Throwable failure, List<ExchangeResult> pushes) {
-        this(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos, latencyNanos, elapsedNanos, status,
-                reason, httpVersion, responseHeaders, body, bodyBytes, sentBytes, receivedBytes, connectionId,
+                          long connectNanos, long tlsNanos, long latencyNanos, long elapsedNanos, int status,
+                          String reason, String httpVersion, List<HeaderField> responseHeaders, byte[] body,
+                          long bodyBytes, long sentBytes, long receivedBytes, long connectionId, boolean newConnection,
+                          String alpn, String failureMessage, Throwable failure, List<ExchangeResult> pushes) {
+        this(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos, tlsNanos, latencyNanos, elapsedNanos,
+                status, reason, httpVersion, responseHeaders, body, bodyBytes, sentBytes, receivedBytes, connectionId,
                 newConnection, alpn, failureMessage, failure, pushes, null);
     }
 
@@ -91,7 +97,7 @@ public record ExchangeResult(
     public ExchangeResult followedBy(ExchangeResult next) {
         long offset = next.startNanos - startNanos;
         return new ExchangeResult(next.method, next.uri, pushed, startMillis, startNanos, queuedNanos,
-                connectNanos + next.connectNanos, offset + next.latencyNanos, offset + next.elapsedNanos,
+                connectNanos + next.connectNanos, tlsNanos + next.tlsNanos, offset + next.latencyNanos, offset + next.elapsedNanos,
                 next.status, next.reason, next.httpVersion, next.responseHeaders, next.body, next.bodyBytes,
                 sentBytes + next.sentBytes, receivedBytes + next.receivedBytes, next.connectionId,
                 next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes, retried);
@@ -106,7 +112,7 @@ public record ExchangeResult(
         ExchangeResult both = followedBy(next);
         String failed = both.failureMessage == null ? null : both.failureMessage + " (the second try: " + why + ")";
         return new ExchangeResult(both.method, both.uri, both.pushed, both.startMillis, both.startNanos, both.queuedNanos,
-                both.connectNanos, both.latencyNanos, both.elapsedNanos, both.status, both.reason, both.httpVersion,
+                both.connectNanos, both.tlsNanos, both.latencyNanos, both.elapsedNanos, both.status, both.reason, both.httpVersion,
                 both.responseHeaders, both.body, both.bodyBytes, both.sentBytes, both.receivedBytes, both.connectionId,
                 both.newConnection, both.alpn, failed, both.failure, both.pushes, why);
     }
@@ -114,7 +120,7 @@ public record ExchangeResult(
     /** The same exchange reported as a failure (e.g. one redirect too many). */
     public ExchangeResult failedWith(String message, Throwable cause) {
         return new ExchangeResult(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos,
-                latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes,
+                tlsNanos, latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes,
                 sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes, retried);
     }
 

@@ -43,6 +43,7 @@ final class WireConnection {
     private long totalOut;
     private boolean claimed;
     private boolean secure;
+    private long tlsStartNanos;
     private long handshakeDoneNanos;
     private long lastReadNanos;
     private String alpn;
@@ -59,8 +60,10 @@ final class WireConnection {
         return id;
     }
 
-    synchronized void tlsStarted() {
+    /** Jetty opened the TLS connection on the socket: right after the TCP connect, or after a proxy's CONNECT. */
+    synchronized void tlsStarted(long nanos) {
         secure = true;
+        tlsStartNanos = nanos;
     }
 
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
@@ -102,8 +105,20 @@ final class WireConnection {
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
     synchronized long connectNanos(long sinceNanos, long nowNanos) {
-        long end = !secure ? tcpConnectedNanos : handshakeDoneNanos != 0 ? handshakeDoneNanos : nowNanos;
-        return Math.max(0, end - Math.max(connectBeginNanos, sinceNanos));
+        return Math.max(0, connectEnd(nowNanos) - Math.max(connectBeginNanos, sinceNanos));
+    }
+
+    /**
+     * The TLS handshake's part of {@link #connectNanos}: from the opening of the TLS connection (or
+     * {@code sinceNanos}, if later) to the handshake's end, as DevTools' "SSL" inside "Initial
+     * connection"; 0 in clear text. A proxy's CONNECT before it stays outside, as in DevTools.
+     */
+    synchronized long tlsNanos(long sinceNanos, long nowNanos) {
+        return secure ? Math.max(0, connectEnd(nowNanos) - Math.max(tlsStartNanos, sinceNanos)) : 0;
+    }
+
+    private long connectEnd(long nowNanos) {
+        return !secure ? tcpConnectedNanos : handshakeDoneNanos != 0 ? handshakeDoneNanos : nowNanos;
     }
 
     /**

@@ -110,7 +110,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         }
         if (connection instanceof SslConnection ssl && ssl.getEndPoint() instanceof CountingEndPoint counting) {
             WireConnection wire = counting.wire();
-            wire.tlsStarted();
+            wire.tlsStarted(System.nanoTime());
             ssl.addHandshakeListener(new SslHandshakeListener() {
                 @Override
                 public void handshakeSucceeded(Event event) {

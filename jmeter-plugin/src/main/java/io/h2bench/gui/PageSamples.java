@@ -1,6 +1,7 @@
 package io.h2bench.gui;
 
 import io.h2bench.report.PageSample;
+import io.h2bench.sampler.TlsColumns;
 import java.util.Arrays;
 import org.apache.jmeter.samplers.SampleResult;
 
@@ -12,7 +13,7 @@ public final class PageSamples {
 
     public static PageSample of(SampleResult sample) {
         return new PageSample(sample.getSampleLabel(), sample.getStartTime(), sample.getTime(), sample.getLatency(),
-                sample.getConnectTime(), sample.getSentBytes(), sample.isSuccessful(), sample.getResponseCode(),
+                sample.getConnectTime(), TlsColumns.of(sample), sample.getSentBytes(), sample.isSuccessful(), sample.getResponseCode(),
                 sample.getSamplerData(), sample.getResponseHeaders(),
                 Arrays.stream(sample.getSubResults()).map(PageSamples::of).toList());
     }

@@ -7,15 +7,17 @@ import java.util.regex.Pattern;
 
 /**
  * One bar of the waterfall, as DevTools' Network panel splits it: blocked (waiting for a connection
- * or a stream), connect (TCP + TLS of a connection opened for it), waiting (until the response
- * began) and receiving (until the last byte). Read from a page sample's parts: JMeter's times plus
- * the lines the h2bench sampler writes in the sampler data. The listener's panel and the SVG report
- * both draw these rows.
+ * or a stream), connect (TCP + TLS of a connection opened for it, the TLS handshake its last part,
+ * as DevTools' "SSL" inside "Initial connection"), waiting (until the response began) and receiving
+ * (until the last byte). Read from a page sample's parts: JMeter's times plus the lines the h2bench
+ * sampler writes in the sampler data (or, from a JTL, its TLS variables). The listener's panel and
+ * the SVG report both draw these rows.
  *
  * @param offsetMillis start relative to the page's start
+ * @param tlsMillis    the TLS handshake's part of connectMillis, at its end
  * @param connectionId the sampler's connection number, {@link #UNKNOWN_CONNECTION} when the source lacks it
  */
-public record WaterfallRow(String label, long offsetMillis, long blockedMillis, long connectMillis,
+public record WaterfallRow(String label, long offsetMillis, long blockedMillis, long connectMillis, long tlsMillis,
                            long waitingMillis, long receivingMillis, long connectionId, String protocol,
                            boolean pushed, boolean successful) {
 
@@ -28,6 +30,18 @@ public record WaterfallRow(String label, long offsetMillis, long blockedMillis, 
 
     public long endMillis() {
         return offsetMillis + blockedMillis + connectMillis + waitingMillis + receivingMillis;
+    }
+
+    /** Where {@code phase} begins, from the row's start: one after the other, the TLS handshake at the end of connect. */
+    public long startOf(WaterfallPhase phase) {
+        long at = 0;
+        for (WaterfallPhase before : WaterfallPhase.values()) {
+            if (before == phase) {
+                return phase.inside() == null ? at : at - phase.millis(this);
+            }
+            at += before.inside() == null ? before.millis(this) : 0;
+        }
+        return at;
     }
 
     /** Rows of a page sample: its parts (the page itself first) or, without any, the sample alone. */
@@ -52,7 +66,8 @@ public record WaterfallRow(String label, long offsetMillis, long blockedMillis, 
         long waiting = Math.max(0, latency - blocked - connect);
         long receiving = Math.max(0, part.elapsedMillis() - latency);
         String protocol = pushed ? "HTTP/2.0" : text(PROTOCOL, data, text(STATUS_LINE, part.responseHeaders(), "?"));
-        return new WaterfallRow(part.label(), part.startMillis() - pageStart, blocked, connect, waiting, receiving,
+        long tls = Math.min(part.tlsMillis(), connect);
+        return new WaterfallRow(part.label(), part.startMillis() - pageStart, blocked, connect, tls, waiting, receiving,
                 number(CONNECTION, data, UNKNOWN_CONNECTION), protocol, pushed, part.successful());
     }
 

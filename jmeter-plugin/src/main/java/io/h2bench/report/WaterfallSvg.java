@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * A page load's waterfall as one self-contained SVG (no scripts, fonts or style sheets to fetch):
  * the layout of the listener's panel, with a legend, a time axis and a tooltip on every bar.
- * Each phase is a {@code <rect class="blocked|connect|waiting|receiving">}, a push a
- * {@code <polygon class="push">}.
+ * Each phase is a {@code <rect class="blocked|connect|tls|waiting|receiving">} (the TLS handshake's
+ * over the end of connect's, inset, as a part of it), a push a {@code <polygon class="push">}.
  */
 public final class WaterfallSvg {
 
@@ -98,18 +98,18 @@ public final class WaterfallSvg {
                 .append(escape(shorten(row.label()))).append("</text><text x=\"").append(LABEL_WIDTH + 4)
                 .append("\" y=\"").append(y + 14).append("\">")
                 .append(escape(connection + " " + row.protocol() + (row.pushed() ? " push" : ""))).append("</text>\n");
-        long at = row.offsetMillis();
         for (WaterfallPhase phase : WaterfallPhase.values()) {
             long length = phase.millis(row);
             if (length > 0) {
+                long at = row.offsetMillis() + row.startOf(phase);
                 int x = x(at, span);
                 int width = Math.max(1, x(at + length, span) - x);
+                int inset = phase.inside() == null ? 5 : 7;
                 svg.append("<rect class=\"").append(phase.name().toLowerCase(java.util.Locale.ROOT)).append("\" x=\"")
-                        .append(x).append("\" y=\"").append(y + 5).append("\" width=\"").append(width)
-                        .append("\" height=\"").append(ROW - 10).append("\" fill=\"").append(colour(phase.rgb()))
+                        .append(x).append("\" y=\"").append(y + inset).append("\" width=\"").append(width)
+                        .append("\" height=\"").append(ROW - 2 * inset).append("\" fill=\"").append(colour(phase.rgb()))
                         .append("\"/>\n");
             }
-            at += length;
         }
         if (row.pushed()) {
             int x = x(row.offsetMillis(), span);

@@ -26,6 +26,14 @@ public final class XmlJtlReader {
     /** The JMeter options that make an XML JTL the waterfall can draw. */
     public static final String XML_OPTIONS = "-Jjmeter.save.saveservice.output_format=xml"
             + " -Jjmeter.save.saveservice.subresults=true -Jjmeter.save.saveservice.responseHeaders=true";
+    /**
+     * The h2bench sampler's JMeter variables that carry TLS handshake times (io.h2bench.sampler.TlsColumns),
+     * attributes of every sample element when JMeter ran with {@code sample_variables} naming them. JMeter
+     * repeats a sample's variables on each of its sub-results, so a part's own time is in its parent's list.
+     * No underscore in them: JMeter's XML writer (XStream) doubles it in an attribute's name.
+     */
+    public static final String TLS_VARIABLE = "h2benchTls";
+    public static final String TLS_PARTS_VARIABLE = "h2benchTlsParts";
     private static final Set<String> SAMPLE_ELEMENTS = Set.of("httpSample", "sample");
 
     private final Path jtl;
@@ -124,7 +132,12 @@ public final class XmlJtlReader {
     private void startElement(XMLStreamReader xml, Deque<Builder> open) throws XMLStreamException, JtlFormatException {
         String name = xml.getLocalName();
         if (SAMPLE_ELEMENTS.contains(name)) {
-            open.push(sample(xml));
+            Builder sample = sample(xml);
+            if (open.isEmpty()) {
+                sample.tls = number(xml, TLS_VARIABLE);
+                sample.tlsParts = attribute(xml, TLS_PARTS_VARIABLE);
+            }
+            open.push(sample);
         } else if (!open.isEmpty() && name.equals("samplerData")) {
             open.peek().samplerData = xml.getElementText();
         } else if (!open.isEmpty() && name.equals("responseHeader")) {
@@ -194,6 +207,8 @@ public final class XmlJtlReader {
         private long elapsed;
         private long latency;
         private long connect;
+        private long tls;
+        private String tlsParts = "";
         private long sentBytes;
         private boolean successful;
         private String responseCode;
@@ -202,8 +217,26 @@ public final class XmlJtlReader {
         private final List<PageSample> parts = new ArrayList<>();
 
         PageSample build() {
-            return new PageSample(label, start, elapsed, latency, connect, sentBytes, successful, responseCode,
-                    samplerData, responseHeaders, parts);
+            return new PageSample(label, start, elapsed, latency, connect, tls, sentBytes, successful, responseCode,
+                    samplerData, responseHeaders, partsWithTls());
+        }
+
+        /** Each part's TLS handshake time from this sample's list; 0 where the list has none. */
+        private List<PageSample> partsWithTls() {
+            String[] times = tlsParts.isBlank() ? new String[0] : tlsParts.strip().split("\\s+");
+            List<PageSample> timed = new ArrayList<>(parts.size());
+            for (int i = 0; i < parts.size(); i++) {
+                timed.add(parts.get(i).withTlsMillis(i < times.length ? parseOrZero(times[i]) : 0));
+            }
+            return timed;
+        }
+
+        private static long parseOrZero(String text) {
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                return 0;
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.samplers.Interruptible;
+import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +114,14 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
 
     public void setBrowserPreset(BrowserPreset preset) {
         setProperty(BROWSER_PRESET, preset.name());
+    }
+
+    /** The whole sample (redirects and page resources included), its TLS times then put where a JTL keeps them. */
+    @Override
+    public SampleResult sample() {
+        SampleResult result = super.sample();
+        TlsColumns.publish(result, JMeterContextService.getContext().getVariables());
+        return result;
     }
 
     /**

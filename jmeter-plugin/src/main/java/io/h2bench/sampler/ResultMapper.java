@@ -17,6 +17,10 @@ import org.apache.jmeter.util.JMeterUtils;
  *       truncated millisecond readings, as in JMeter's own sampler (unbiased on average).</li>
  *   <li>{@code Connect}: TCP connect plus TLS handshake of a connection opened for this sample; 0 when
  *       the sample reused a connection (at least 1 ms when new). Time queued for a connection is never part of it.</li>
+ *   <li>TLS handshake (the sampler data's line, and the JMeter variables of {@link TlsColumns} for a
+ *       JTL): the part of {@code Connect} from the TLS connection's opening to the handshake's end, as
+ *       DevTools' "SSL" inside "Initial connection"; 0 in clear text and on a reused connection; over QUIC all
+ *       of {@code Connect}.</li>
  *   <li>{@code Latency}: until the response began (status line, or the HEADERS frame); always
  *       &lt;= elapsed. It includes Connect and any queueing, as in JMeter's own HTTP sampler.</li>
  *   <li>{@code sentBytes} / {@code bytes}: bytes written to / read from the TCP socket for this
@@ -36,11 +40,7 @@ final class ResultMapper {
 
     static void timesAndSizes(ExchangeResult exchange, SampleResult result) {
         long start = exchange.startNanos();
-        long connect = span(start, exchange.connectNanos());
-        if (exchange.newConnection() && exchange.connectNanos() > 0) {
-            // A connection opened for this sample shows at least 1 ms, never the 0 of a reused one.
-            connect = Math.max(1, connect);
-        }
+        long connect = connectMillis(exchange);
         long latency = Math.max(connect, span(start, exchange.latencyNanos()));
         long elapsed = Math.max(latency, span(start, exchange.elapsedNanos()));
         // setStampAndTime takes an end time unless JMeter is set to stamp samples with start times.
@@ -52,6 +52,28 @@ final class ResultMapper {
         result.setBytes(exchange.receivedBytes());
         result.setBodySize(exchange.bodyBytes());
         result.setHeadersSize((int) Math.max(0, exchange.receivedBytes() - exchange.bodyBytes()));
+    }
+
+    private static long connectMillis(ExchangeResult exchange) {
+        long connect = span(exchange.startNanos(), exchange.connectNanos());
+        if (exchange.newConnection() && exchange.connectNanos() > 0) {
+            // A connection opened for this sample shows at least 1 ms, never the 0 of a reused one.
+            connect = Math.max(1, connect);
+        }
+        return connect;
+    }
+
+    /**
+     * The TLS handshake's part of {@link #connectMillis}: its tail, so that the two add up on the same
+     * millisecond marks; at least 1 ms when there was a handshake (as Connect), never more than Connect.
+     */
+    static long tlsMillis(ExchangeResult exchange) {
+        long connect = connectMillis(exchange);
+        if (exchange.tlsNanos() <= 0 || connect == 0) {
+            return 0;
+        }
+        long tcp = span(exchange.startNanos(), exchange.connectNanos() - exchange.tlsNanos());
+        return Math.min(connect, Math.max(1, connect - tcp));
     }
 
     /** Status, headers and body of a completed response. */
@@ -88,7 +110,8 @@ final class ResultMapper {
         return "Protocol: " + (exchange.httpVersion() == null ? "none (no response)" : exchange.httpVersion()) + "\n"
                 + "ALPN: " + (exchange.alpn() == null ? "none (cleartext or not negotiated)" : exchange.alpn()) + "\n"
                 + "Connection: " + connection(exchange) + "\n"
-                + "Queued: " + millis(exchange.queuedNanos()) + " ms\n";
+                + "Queued: " + millis(exchange.queuedNanos()) + " ms\n"
+                + TlsColumns.samplerDataLine(tlsMillis(exchange));
     }
 
     /** Which connection carried the exchange; none when connecting failed (id 0 is never a connection's). */

@@ -10,7 +10,9 @@ import java.util.List;
  * XML JTLs under src/test/resources/waterfall, trimmed from a real run of compare-protocols.jmx in
  * the assembled JMeter 5.6.3 against the server: pages.xml (h1, h2 and h2-push page loads plus a
  * single request; saved with {@link XmlJtlReader#XML_OPTIONS}), no-headers.xml (an h2 page load saved
- * without response headers), no-subresults.xml (two samples without sub-results).
+ * without response headers), no-subresults.xml (two samples without sub-results); tls-page.xml (an h2
+ * page load on a new connection from TlsColumnsIT's run of bin/lib/waterfall-listener.jmx, saved with
+ * the sampler's TLS variables in sample_variables).
  */
 final class WaterfallJtl {
 

@@ -21,14 +21,14 @@ class WaterfallRowTest {
 
     @Test
     void shouldSplitQueueConnectWaitingAndReceivingWhenTheSamplerDataIsThere() {
-        PageSample part = new PageSample("http://h/img1.jpeg", 1_030, 80, 50, 10, 64, true, "200",
+        PageSample part = new PageSample("http://h/img1.jpeg", 1_030, 80, 50, 10, 0, 64, true, "200",
                 "GET http://h/img1.jpeg\n\nProtocol: HTTP/1.1\nALPN: none\nConnection: #3 (new)\nQueued: 30 ms\n", "", List.of());
-        PageSample page = new PageSample("h1 page", 1_000, 110, 20, 0, 64, true, "200", "", "",
-                List.of(new PageSample("h1 page-0", 1_000, 20, 20, 0, 64, true, "200", "Connection: #1", "", List.of()), part));
+        PageSample page = new PageSample("h1 page", 1_000, 110, 20, 0, 0, 64, true, "200", "", "",
+                List.of(new PageSample("h1 page-0", 1_000, 20, 20, 0, 0, 64, true, "200", "Connection: #1", "", List.of()), part));
 
         WaterfallRow row = WaterfallRow.of(page).get(1);
 
-        assertThat(row).isEqualTo(new WaterfallRow("http://h/img1.jpeg", 30, 20, 10, 20, 30, 3, "HTTP/1.1", false, true));
+        assertThat(row).isEqualTo(new WaterfallRow("http://h/img1.jpeg", 30, 20, 10, 0, 20, 30, 3, "HTTP/1.1", false, true));
         assertThat(row.endMillis()).isEqualTo(110);
     }
 

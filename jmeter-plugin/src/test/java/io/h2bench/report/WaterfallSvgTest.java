@@ -45,6 +45,47 @@ class WaterfallSvgTest {
     }
 
     @Test
+    void shouldDrawTheTlsHandshakeInsideTheConnectSegmentWhenTheJtlCarriesIt() throws Exception {
+        PageSample page = WaterfallJtl.samples("tls-page.xml").get(0);
+
+        Document svg = parse(WaterfallSvg.render(page, WaterfallRow.of(page)));
+        Element connect = only(svg, "connect");
+        Element tls = only(svg, "tls");
+
+        int connectEnd = x(connect) + width(connect);
+        assertThat(x(tls)).isGreaterThan(x(connect));
+        assertThat(x(tls) + width(tls)).isBetween(connectEnd - 1, connectEnd + 1);
+        assertThat(number(tls, "y")).isGreaterThan(number(connect, "y"));
+        assertThat(number(tls, "height")).isLessThan(number(connect, "height"));
+        assertThat(svg.getDocumentElement().getTextContent()).contains("TLS").contains("connect 346 ms, TLS 340 ms");
+    }
+
+    private static Element only(Document svg, String cssClass) {
+        NodeList rects = svg.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");
+        List<Element> found = new java.util.ArrayList<>();
+        for (int i = 0; i < rects.getLength(); i++) {
+            Element rect = (Element) rects.item(i);
+            if (rect.getAttribute("class").equals(cssClass)) {
+                found.add(rect);
+            }
+        }
+        assertThat(found).as(cssClass).hasSize(1);
+        return found.get(0);
+    }
+
+    private static int x(Element rect) {
+        return number(rect, "x");
+    }
+
+    private static int width(Element rect) {
+        return number(rect, "width");
+    }
+
+    private static int number(Element rect, String attribute) {
+        return Integer.parseInt(rect.getAttribute(attribute));
+    }
+
+    @Test
     void shouldUseThePanelColoursWhenDrawingPhases() throws Exception {
         PageSample page = WaterfallJtl.page("h2 page");
 
@@ -56,8 +97,8 @@ class WaterfallSvgTest {
 
     @Test
     void shouldStayWellFormedWhenALabelHasMarkup() throws Exception {
-        PageSample part = new PageSample("/a?x=1&y=<b>\"", 0, 5, 3, 0, 10, false, "500", "", "HTTP/1.1 500 Oops\n", List.of());
-        PageSample page = new PageSample("page & <co>", 0, 5, 3, 0, 10, false, "500", "", "", List.of(part));
+        PageSample part = new PageSample("/a?x=1&y=<b>\"", 0, 5, 3, 0, 0, 10, false, "500", "", "HTTP/1.1 500 Oops\n", List.of());
+        PageSample page = new PageSample("page & <co>", 0, 5, 3, 0, 0, 10, false, "500", "", "", List.of(part));
 
         Document svg = parse(WaterfallSvg.render(page, WaterfallRow.of(page)));
 

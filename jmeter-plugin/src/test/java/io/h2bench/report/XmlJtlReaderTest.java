@@ -30,6 +30,22 @@ class XmlJtlReaderTest {
     }
 
     @Test
+    void shouldGiveEachPartItsTlsTimeFromThePagesListWhenJMeterSavedTheVariables() throws Exception {
+        // JMeter wrote h2benchTls="340" on every part; only the list says whose handshake it was.
+        PageSample page = WaterfallJtl.samples("tls-page.xml").get(0);
+
+        assertThat(page.tlsMillis()).isEqualTo(340);
+        assertThat(page.parts()).hasSize(17);
+        assertThat(page.parts().get(0).tlsMillis()).isEqualTo(340).isLessThanOrEqualTo(page.parts().get(0).connectMillis());
+        assertThat(page.parts().subList(1, 17)).extracting(PageSample::tlsMillis).containsOnly(0L);
+    }
+
+    @Test
+    void shouldReadNoTlsWhenTheJtlLacksTheVariables() throws Exception {
+        assertThat(WaterfallJtl.page("h2 page").parts()).extracting(PageSample::tlsMillis).containsOnly(0L);
+    }
+
+    @Test
     void shouldTakeTimeStampsAsStartsWhenJMeterStampsAtTheStart() throws Exception {
         PageSample page = WaterfallJtl.page("h2 page");
         PageSample first = page.parts().get(0);

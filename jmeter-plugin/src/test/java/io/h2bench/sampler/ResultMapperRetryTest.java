@@ -31,7 +31,7 @@ class ResultMapperRetryTest {
 
     private static ExchangeResult exchange(long startNanos, long connect, long latency, long elapsed, int status, String failure) {
         return new ExchangeResult("GET", URI.create("http://127.0.0.1/"), false, startNanos / MS, startNanos, 0, connect,
-                latency, elapsed, status, status == 0 ? null : "OK", status == 0 ? null : "HTTP/2.0", List.of(), new byte[0],
+                0, latency, elapsed, status, status == 0 ? null : "OK", status == 0 ? null : "HTTP/2.0", List.of(), new byte[0],
                 0, 100, 100, 1, connect > 0, null, failure, null, List.of());
     }
 }

@@ -59,10 +59,31 @@ class ResultMapperTimesTest {
         }
     }
 
+    @Test
+    void shouldKeepTheTlsHandshakeWithinConnectWhenPhasesVary() {
+        for (long phase = 0; phase < MS; phase += 50_000) {
+            // 0.4 ms of TCP connect, then 1.5 ms of handshake
+            ExchangeResult exchange = exchange(9 * MS + phase, 1_900_000, 1_500_000, 2_600_000, 3_000_000, true);
+            long connect = mapped(exchange).getConnectTime();
+
+            assertThat(ResultMapper.tlsMillis(exchange)).isBetween(1L, connect);
+        }
+        assertThat(ResultMapper.tlsMillis(exchange(5 * MS, 300_000, 0, 400_000, 600_000, true))).as("clear text").isZero();
+        assertThat(ResultMapper.tlsMillis(exchange(5 * MS, 0, 0, 400_000, 600_000, false))).as("reused").isZero();
+    }
+
     private static HTTPSampleResult mapped(long startNanos, long connect, long latency, long elapsed, boolean newConnection) {
-        ExchangeResult exchange = new ExchangeResult("GET", URI.create("http://127.0.0.1/"), false, 1_000L, startNanos,
-                0, connect, latency, elapsed, 200, "OK", "HTTP/1.1", List.of(), new byte[0], 0, 0, 0, 1,
+        return mapped(exchange(startNanos, connect, 0, latency, elapsed, newConnection));
+    }
+
+    private static ExchangeResult exchange(long startNanos, long connect, long tls, long latency, long elapsed,
+                                           boolean newConnection) {
+        return new ExchangeResult("GET", URI.create("http://127.0.0.1/"), false, 1_000L, startNanos,
+                0, connect, tls, latency, elapsed, 200, "OK", "HTTP/1.1", List.of(), new byte[0], 0, 0, 0, 1,
                 newConnection, null, null, null, List.of());
+    }
+
+    private static HTTPSampleResult mapped(ExchangeResult exchange) {
         HTTPSampleResult result = new HTTPSampleResult();
         ResultMapper.timesAndSizes(exchange, result);
         return result;

@@ -88,8 +88,8 @@ public final class Http3Engine implements ProtocolEngine {
 
     private static ExchangeResult unresolvedResult(ExchangeRequest exchange, Throwable cause) {
         long now = System.nanoTime();
-        return new ExchangeResult(exchange.method(), exchange.uri(), false, System.currentTimeMillis(), now, 0, 0, 0, 0, 0, "",
-                "HTTP/3", java.util.List.of(), new byte[0], 0, 0, 0, 0, false, null,
+        return new ExchangeResult(exchange.method(), exchange.uri(), false, System.currentTimeMillis(), now, 0, 0, 0, 0, 0,
+                0, "", "HTTP/3", java.util.List.of(), new byte[0], 0, 0, 0, 0, false, null,
                 "Cannot resolve " + exchange.uri().getHost() + ": " + cause.getMessage(), cause, java.util.List.of());
     }
 

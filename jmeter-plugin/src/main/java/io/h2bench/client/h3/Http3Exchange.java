@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One request and its response on a request stream of a {@link QuicConnection}, timed as the TCP
  * exchanges are: latency at the response's HEADERS frame, elapsed at the stream's end (the last body
- * byte), connect time the QUIC handshake (TLS included) when this exchange opened the connection.
+ * byte), connect time the QUIC handshake (TLS included) when this exchange opened the connection,
+ * and the same time as its TLS handshake: QUIC has no TCP connect before TLS.
  */
 final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
@@ -182,8 +183,9 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         String message = failure == null ? null : describe(failure);
         // Waiting for a stream the server's limit allows; the handshake is the connect time, not queueing.
         long queued = stream == null ? 0 : Math.max(0, assignedNanos - connectNanos);
+        // QUIC's handshake is one, TLS inside it: all of the connect time is the TLS handshake's (sampler.md).
         result.complete(new ExchangeResult(request.method(), request.uri(), false, startMillis, startNanos, queued,
-                connectNanos, latencyNanos == 0 ? elapsed : latencyNanos, elapsed, status, "", "HTTP/3",
+                connectNanos, connectNanos, latencyNanos == 0 ? elapsed : latencyNanos, elapsed, status, "", "HTTP/3",
                 List.copyOf(responseHeaders), body.toByteArray(), body.size(), bytes[1], bytes[0], connection.id(),
                 newConnection, "h3", message, failure, List.of()));
         return true;
