@@ -28,6 +28,8 @@ import org.eclipse.jetty.util.Callback;
 final class Http11Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
 
     private static final int READ_BYTES = 16 * 1024;
+    /** Room for a request's header block; a larger one fails the exchange with the generator's error. */
+    private static final int HEADER_BYTES = 16 * 1024;
 
     /** Who pools the connection: told when it opens, is free again, or closes. */
     interface Owner {
@@ -43,6 +45,8 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
     private final HttpParser parser = new HttpParser(this);
     private final HttpGenerator generator = new HttpGenerator();
     private final ByteBuffer in = BufferUtil.allocate(READ_BYTES);
+    /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
+    private ByteBuffer header;
     private volatile Http11Exchange exchange;
     private volatile boolean persistentRequest;
     private int status;
@@ -77,13 +81,21 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
         next.assigned(this, wire);
         Http11Exchange.Encoded encoded;
         try {
-            encoded = next.encode(generator);
+            encoded = next.encode(generator, emptyHeaderRoom());
         } catch (IOException | RuntimeException unencodable) {
             next.fail(unencodable);
             return;
         }
         persistentRequest = encoded.persistent();
         getEndPoint().write(Callback.from(next::requestWritten, next::fail), encoded.buffers());
+    }
+
+    private ByteBuffer emptyHeaderRoom() {
+        if (header == null) {
+            header = BufferUtil.allocate(HEADER_BYTES);
+        }
+        BufferUtil.clear(header);
+        return header;
     }
 
     /** {@code ended} is over: the connection carries the next one, or closes. */

@@ -26,8 +26,6 @@ import org.eclipse.jetty.util.BufferUtil;
  */
 final class Http11Exchange {
 
-    /** Room for a request's header block; a larger one fails the exchange with the generator's error. */
-    private static final int HEADER_BYTES = 16 * 1024;
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private final ExchangeRequest request;
@@ -83,8 +81,12 @@ final class Http11Exchange {
         recorder.attach(wire, true);
     }
 
-    /** The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP). */
-    Encoded encode(HttpGenerator generator) throws IOException {
+    /**
+     * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
+     * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
+     * write has returned.
+     */
+    Encoded encode(HttpGenerator generator, ByteBuffer header) throws IOException {
         URI uri = request.uri();
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
@@ -110,15 +112,15 @@ final class Http11Exchange {
         MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_1_1, fields,
                 body.length > 0 ? body.length : -1);
         ByteBuffer content = body.length > 0 ? ByteBuffer.wrap(body) : null;
-        ByteBuffer header = null;
+        ByteBuffer headerRoom = null;
         List<ByteBuffer> out = new ArrayList<>(2);
         while (true) {
-            HttpGenerator.Result step = generator.generateRequest(metaData, header, null, content, true);
+            HttpGenerator.Result step = generator.generateRequest(metaData, headerRoom, null, content, true);
             switch (step) {
-                case NEED_HEADER -> header = BufferUtil.allocate(HEADER_BYTES);
+                case NEED_HEADER -> headerRoom = header;
                 case FLUSH -> {
-                    if (BufferUtil.hasContent(header)) {
-                        out.add(header);
+                    if (BufferUtil.hasContent(headerRoom)) {
+                        out.add(headerRoom);
                     }
                     if (BufferUtil.hasContent(content)) {
                         out.add(content);
