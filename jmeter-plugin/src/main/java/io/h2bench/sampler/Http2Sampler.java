@@ -57,6 +57,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private transient volatile UserConnections inUse;
     /** The pushes of the last main response, for the page load that may follow it. */
     private transient List<ExchangeResult> lastPushes = List.of();
+    private transient SampleUris uris = new SampleUris();
     /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
     private transient PageResources page;
 
@@ -145,7 +146,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 return embeddedResource(user, exchange, profile, url, result);
             }
             ExchangeResult outcome = sendAndRead(user, exchange, profile, result);
-            URL finalUrl = outcome.uri().toURL();
+            URL finalUrl = outcome.uri() == exchange.uri() ? url : outcome.uri().toURL();
             result.setURL(finalUrl);
             fill(result, outcome, finalUrl);
             if (outcome.failed()) {
@@ -276,7 +277,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     /** Builds the request from the sampler and its managers; a missing file fails here, before sending. */
     private ExchangeRequest validate(URL url, String method, boolean followingRedirect, HTTPSampleResult result)
             throws IOException, URISyntaxException {
-        URI uri = url.toURI();
+        URI uri = uris.of(url);
         RequestBodies.Body body = RequestBodies.build(this, method, followingRedirect);
         List<HeaderField> headers = ManagedHeaders.all(this, url, body);
         showRequestHeaders(result, headers);
