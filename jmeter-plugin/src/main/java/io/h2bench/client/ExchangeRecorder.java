@@ -262,7 +262,8 @@ final class ExchangeRecorder implements Response.Listener {
         ExchangeResult main = build(head, failure, endNanos, List.of());
         List<CompletableFuture<ExchangeResult>> pending;
         synchronized (pushes) {
-            pending = pushes.stream().map(ExchangeRecorder::result).toList();
+            // Most exchanges have no push: a stream pipeline for none was 4 % of h2c's response thread.
+            pending = pushes.isEmpty() ? List.of() : pushes.stream().map(ExchangeRecorder::result).toList();
         }
         if (pending.isEmpty()) {
             result.complete(main);
