@@ -4,7 +4,7 @@
 # the machine it ran on (machine.txt). Build first (mvn -B package -DskipTests).
 #
 #   benchmarks/seeds.sh [SEED ...]      SEED: 000 001-002 001-average 003 004 (default: all but 001-average, the seed's 16-origin
-#                                       page, about 6 minutes on its own; the default set takes about 90 minutes)
+#                                       page, about 6 minutes on its own; 001-002 takes about 30 minutes; the default set about 2 hours)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -38,12 +38,13 @@ run_seed() {
       for kind in warm cold; do
         for ext in md csv png; do cp "$dir/$kind/comparison.$ext" "$dir/comparison-$kind.$ext"; done
       done ;;
-    001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002)
-      benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5
-      cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
+    001-002) # h2load over netem: latency x loss, h1 vs h2c (001) and h1-tls vs h2 (002), and h3 vs h2 (neither
+      # seed), all on the kernel link, which carries h3's UDP through the same latency and loss as TCP
+      benchmarks/network-sweep.sh "25ms 100ms 200ms" "0% 1% 2% 5%" 5
+      cp target/h2bench-network-sweep/{sweep.md,sweep.csv,network.txt} "$dir/" ;;
     001-average) # seed 001's own page: 80 files on 16 origins, one connection per origin on h2
       benchmarks/network-sweep.sh "10ms 25ms 75ms 150ms" "0% 1%" 5 average
-      cp target/h2bench-network-sweep/sweep.{md,csv} "$dir/" ;;
+      cp target/h2bench-network-sweep/{sweep.md,sweep.csv,network.txt} "$dir/" ;;
     003) # 100 resources of 0.1 MB at server delay 0..40 ms, then 6..750 resources at 10 and 30 ms, then
       # 30 resources of 0.2..2 MB at 10 ms, 5 loads per cell; then 3,750 resources of 0.1 MB at 10 and
       # 30 ms, SEED003_MANY_ITERATIONS (default 2; 15 to 30 s per load) loads per cell; then 30 x 0.1 MB

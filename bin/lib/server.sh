@@ -31,6 +31,7 @@ server_no_h3=""
 start_server() {
   local run="$1" port pair
   shift
+  server_no_h3=""
   java -jar "$root/server/target/h2bench-server.jar" --bind 127.0.0.1 \
     --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 "$@" >"$run/server.log" 2>&1 &
   server_pid=$!

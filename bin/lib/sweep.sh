@@ -13,11 +13,13 @@ sweep_start() {
 }
 
 # run_cell CELL_DIR PLAN [-Jname=value ...]: runs PLAN headless against the running server, bounded
-# by a timeout, in a JMeter heap of JMETER_HEAP (default 1g), then writes CELL_DIR/comparison.csv/.md;
+# by a timeout, in a JMeter heap of JMETER_HEAP (default 1g), then writes CELL_DIR/comparison.csv/.md
+# (whose heading says why there are no h3 rows when the server has no h3 listener);
 # fails when there is no comparison (no JTL, or one it cannot read)
 run_cell() {
-  local cell="$1" plan="$2" limit=()
+  local cell="$1" plan="$2" limit=() no_h3=()
   shift 2
+  [ -z "$server_no_h3" ] || no_h3=(--no-h3 "$server_no_h3")
   command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 900)
   ${limit[@]+"${limit[@]}"} java -Xmx"${JMETER_HEAP:-1g}" -jar "$root/$jmeter_jar" -n -t "$plan" \
     -l "$cell/results.jtl" -j "$cell/jmeter.log" \
@@ -25,7 +27,7 @@ run_cell() {
     -Jsummariser.interval=10 "${server_ports[@]}" "$@" \
     2>&1 | grep -E '^summary =' || true
   java -cp "$root/jmeter-plugin/target/h2bench-jmeter-plugin.jar" io.h2bench.report.ComparisonReport \
-    "$cell/results.jtl" "$cell" >/dev/null || { echo "no comparison for $cell (see $cell/jmeter.log)" >&2; return 1; }
+    "$cell/results.jtl" "$cell" ${no_h3[@]+"${no_h3[@]}"} >/dev/null || { echo "no comparison for $cell (see $cell/jmeter.log)" >&2; return 1; }
 }
 
 # cell_failures CELL_DIR ITERATIONS LABEL...: writes CELL_DIR/failures.txt, what a failed cell needs
@@ -83,6 +85,11 @@ cell_failures() {
 # mean_of CSV OBJECT PROTOCOL: the mean time (ms) of one row of a comparison.csv
 mean_of() {
   awk -F, -v o="$2" -v p="$3" '$1 == o && $2 == p { print $3 }' "$1"
+}
+
+# median_of CSV OBJECT PROTOCOL: the median time (ms) of one row of a comparison.csv
+median_of() {
+  awk -F, -v o="$2" -v p="$3" '$1 == o && $2 == p { print $4 }' "$1"
 }
 
 # errors_of CSV: failed samples in a comparison.csv

@@ -19,13 +19,13 @@ import io.h2bench.server.Listener;
 /**
  * Seed 001's 16-origin page in network-sweep.jmx: the sampler resolves domain1..16.h2bench.test
  * through the plan's DNS Cache Manager (no /etc/hosts change) and opens, per origin, one
- * connection over HTTP/2 and up to six over HTTP/1.1, as the browser test sees Chromium do. The
- * server tells the connections apart by their client ends.
+ * connection over HTTP/2 and HTTP/3 and up to six over HTTP/1.1, as the browser test sees Chromium do
+ * over TCP. The server tells the connections apart by their client ends.
  */
 class AveragePageOriginsIT extends PlanAgainstServer {
 
     @Test
-    void shouldOpenOneConnectionPerOriginOnHttp2AndUpToSixOnHttp1WhenThePlanLoadsTheAveragePage() throws Exception {
+    void shouldOpenOneConnectionPerOriginOnHttp2AndHttp3AndUpToSixOnHttp1WhenThePlanLoadsTheAveragePage() throws Exception {
         Map<String, String> properties = planProperties(1);
         properties.putAll(Map.of("page", "/average-page", "page_host", "domain1.h2bench.test", "warmup", "0"));
 
@@ -34,7 +34,7 @@ class AveragePageOriginsIT extends PlanAgainstServer {
 
         assertThat(run.exitCode()).as(run.describe()).isZero();
         // The CSV JTL also holds the sub-results JMeter saves: the page document ("h2 page-0") and its 80 resources.
-        assertThat(run.samples()).filteredOn(sample -> sample.label().endsWith(" page")).hasSize(4)
+        assertThat(run.samples()).filteredOn(sample -> sample.label().endsWith(" page")).hasSize(hasH3() ? 5 : 4)
                 .allSatisfy(sample -> assertThat(sample.success())
                 .as("%s failed: %s", sample.label(), sample.failureMessage()).isTrue());
         Map<String, Set<String>> connections = connectionsPerOrigin();
@@ -43,6 +43,11 @@ class AveragePageOriginsIT extends PlanAgainstServer {
             int most = listener == Listener.H2 || listener == Listener.H2C ? 1 : 6;
             assertThat(perOrigin).as(listener.id()).hasSize(16)
                     .allSatisfy((origin, clients) -> assertThat(clients.size()).as(origin).isBetween(1, most));
+        }
+        // h3 as h2: one QUIC connection per origin (the test server's h3 has its own UDP port, so the two do not mix)
+        if (hasH3()) {
+            assertThat(onPort(connections, server.h3Port())).as("h3").hasSize(16)
+                    .allSatisfy((origin, clients) -> assertThat(clients).as(origin).hasSize(1));
         }
     }
 

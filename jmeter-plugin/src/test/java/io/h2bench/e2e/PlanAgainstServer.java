@@ -33,7 +33,10 @@ abstract class PlanAgainstServer {
         }
     }
 
-    /** host, the four TCP ports and the h3 (UDP) port, as the plans' ${__P(...)} properties name them, plus iterations. */
+    /**
+     * host, the four TCP ports and the h3 (UDP) port, as the plans' ${__P(...)} properties name them, plus
+     * iterations; h3=false when the server started no h3 listener, as bin/compare and the sweeps pass it.
+     */
     protected Map<String, String> planProperties(int iterations) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("host", "127.0.0.1");
@@ -41,8 +44,17 @@ abstract class PlanAgainstServer {
         properties.put("tls_port", String.valueOf(server.port(Listener.H1_TLS)));
         properties.put("h2_port", String.valueOf(server.port(Listener.H2)));
         properties.put("h2c_port", String.valueOf(server.port(Listener.H2C)));
-        properties.put("h3_port", String.valueOf(server.h3Port()));
+        if (hasH3()) {
+            properties.put("h3_port", String.valueOf(server.h3Port()));
+        } else {
+            properties.put("h3", "false");
+        }
         properties.put("iterations", String.valueOf(iterations));
         return properties;
+    }
+
+    /** True when the server has an h3 listener; {@link H2BenchServer#h3NotStartedReason()} says why not otherwise. */
+    protected boolean hasH3() {
+        return server.h3Port() > 0;
     }
 }
