@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -33,10 +36,12 @@ public final class LoopbackCapture implements AutoCloseable {
     private final Set<Integer> seenSourcePorts = ConcurrentHashMap.newKeySet();
     private final List<Datagram> datagrams = java.util.Collections.synchronizedList(new ArrayList<>());
     private final int udpPort;
+    private final Path messages;
     private final Thread reader;
 
-    private LoopbackCapture(Process tshark, List<Integer> ports, int udpPort) {
+    private LoopbackCapture(Process tshark, List<Integer> ports, int udpPort, Path messages) {
         this.tshark = tshark;
+        this.messages = messages;
         this.ports = ports;
         this.udpPort = udpPort;
         this.reader = new Thread(this::readPackets, "tshark-packets");
@@ -74,12 +79,16 @@ public final class LoopbackCapture implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
                 "-e", "tcp.analysis.retransmission", "-e", "frame.time_epoch",
-                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length")
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
+                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length",
+                // Nothing above UDP is read: QUIC's dissector (it tries every Initial's keys) only slows tshark down.
+                "--disable-protocol", "quic");
+        // Its messages end with the packets it dropped, which a witness must own up to (see dropped()).
+        Path messages = Files.createTempFile(SCRATCH, "tshark", ".txt");
+        builder.redirectError(messages.toFile());
         // tshark keeps a temporary pcapng file and, stopped by SIGTERM, leaves it: in a directory of ours.
         builder.environment().put("TMPDIR", SCRATCH.toString());
         Process tshark = builder.start();
-        LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts), udpPort);
+        LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts), udpPort, messages);
         capture.reader.start();
         try {
             capture.sync();
@@ -131,6 +140,16 @@ public final class LoopbackCapture implements AutoCloseable {
         synchronized (datagrams) {
             return List.copyOf(datagrams);
         }
+    }
+
+    /** After {@link #close()}: the packets tshark says it dropped (the kernel's buffer was full), 0 when it says none. */
+    public long dropped() throws IOException {
+        Matcher dropped = Pattern.compile("(\\d+) packets? dropped").matcher(Files.readString(messages, StandardCharsets.UTF_8));
+        long sum = 0;
+        while (dropped.find()) {
+            sum += Long.parseLong(dropped.group(1));
+        }
+        return sum;
     }
 
     @Override
