@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * first opens it, the others reuse it). Each sample's sent and received bytes must be exactly the
  * UDP payloads of a run of consecutive datagrams each way, the runs following each other from the
  * connection's first datagram, each ending by the sample's end: the rule of {@code DatagramLedger},
- * under which the handshake belongs to the first sample and the ACKs sent after a sample ended to
- * the next. What follows the last sample, before the connection closes, belongs to none: ACKs only.
+ * under which the handshake belongs to the first sample, and the ACKs sent after a sample ended (and
+ * a datagram that came while it ended) to the next. What follows the last sample, before the connection closes, belongs to none: ACKs only.
  */
 class Http3WireBytesTest {
 
@@ -31,7 +31,10 @@ class Http3WireBytesTest {
     /** An ACK-only QUIC packet: a short header, a packet number, an ACK frame, the AEAD tag. */
     private static final int ACK_ONLY_MAX = 60;
 
-    /** Captures that missed packets before the test gives up: a witness that dropped some cannot judge. */
+    /**
+     * Captures before the test gives up that missed packets, or saw datagrams a full socket buffer
+     * then dropped (the busy machine's 2 MB bursts): a witness that did either cannot judge.
+     */
     private static final int TRIES = 3;
 
     private SamplerFixture fixture;
@@ -67,11 +70,15 @@ class Http3WireBytesTest {
                 // Before the user closes: the closing CONNECTION_CLOSE belongs to no sample.
                 wire = capture.datagramsSoFar();
             }
-            if (capture.dropped() == 0) {
+            System.out.printf("h3 wire bytes, capture %d: tshark dropped %d packets, sockets %d datagrams%n",
+                    attempt, capture.dropped(), capture.udpDroppedBySockets());
+            if (capture.dropped() == 0 && capture.udpDroppedBySockets() == 0) {
                 break;
             }
-            assertThat(attempt).as("tshark dropped packets in every one of %d captures", TRIES).isLessThan(TRIES);
-            System.err.println("h3 wire bytes: tshark dropped " + capture.dropped() + " packets; capturing again");
+            assertThat(attempt).as("packets dropped by tshark or by full socket buffers in every one of %d captures", TRIES)
+                    .isLessThan(TRIES);
+            System.err.printf("h3 wire bytes: tshark dropped %d packets, sockets %d datagrams; capturing again%n",
+                    capture.dropped(), capture.udpDroppedBySockets());
         }
 
         assertThat(wire.stream().map(Datagram::clientPort).distinct()).as("client ports: one QUIC connection").hasSize(1);
@@ -128,15 +135,14 @@ class Http3WireBytesTest {
         return end;
     }
 
-    /** The run's last datagram came by the sample's end, the next one only after it. */
+    /**
+     * The run's last datagram came by the sample's end. The next one may have come before it: a
+     * datagram that arrives while the client handles the sample's last one is read after the end.
+     */
     private static void assertEndsBySampleEnd(List<Datagram> datagrams, int from, int end, SampleResult sample, String what) {
         long endMicros = sample.getEndTime() * 1_000;
         assertThat(end).as(what + ": a run of at least one datagram").isGreaterThan(from);
         assertThat(datagrams.get(end - 1).micros()).as(what + ": the run's last datagram by the sample's end")
                 .isLessThan(endMicros + CLOCK_SLACK_MICROS);
-        if (end < datagrams.size()) {
-            assertThat(datagrams.get(end).micros()).as(what + ": the next datagram after the sample's end")
-                    .isGreaterThan(endMicros - CLOCK_SLACK_MICROS);
-        }
     }
 }

@@ -37,6 +37,7 @@ public final class LoopbackCapture implements AutoCloseable {
     private final List<Datagram> datagrams = java.util.Collections.synchronizedList(new ArrayList<>());
     private final int udpPort;
     private final Path messages;
+    private final long socketDropsAtStart = udpReceiveBufferErrors();
     private final Thread reader;
 
     private LoopbackCapture(Process tshark, List<Integer> ports, int udpPort, Path messages) {
@@ -150,6 +151,25 @@ public final class LoopbackCapture implements AutoCloseable {
             sum += Long.parseLong(dropped.group(1));
         }
         return sum;
+    }
+
+    /**
+     * UDP datagrams the machine's sockets dropped since the capture started, their receive buffer
+     * full (the kernel's RcvbufErrors, for every socket): loopback hands tshark a datagram before
+     * the socket's buffer takes it, so the capture then shows a datagram that the client never read.
+     */
+    public long udpDroppedBySockets() throws IOException {
+        return udpReceiveBufferErrors() - socketDropsAtStart;
+    }
+
+    private static long udpReceiveBufferErrors() {
+        try {
+            List<String> udp = Files.readAllLines(Path.of("/proc/net/snmp")).stream().filter(line -> line.startsWith("Udp: ")).toList();
+            List<String> names = List.of(udp.get(0).split(" "));
+            return Long.parseLong(udp.get(1).split(" ")[names.indexOf("RcvbufErrors")]);
+        } catch (IOException | RuntimeException unreadable) {
+            return 0;
+        }
     }
 
     @Override
