@@ -130,9 +130,24 @@ class Http3WireBytesTest {
         while (sum < bytes && end < datagrams.size()) {
             sum += datagrams.get(end++).payload();
         }
-        assertThat(sum).as("%s: datagrams from %d of %d add up to the sample's bytes", what, from, datagrams.size())
-                .isEqualTo(bytes);
+        assertThat(sum).as("%s: datagrams from %d of %d add up to the sample's bytes%s", what, from, datagrams.size(),
+                sum == bytes ? "" : oneDatagramApart(datagrams, from, bytes)).isEqualTo(bytes);
         return end;
+    }
+
+    /** For a failure's message: a datagram of the capture that the sample's count lacks, if one explains it. */
+    private static String oneDatagramApart(List<Datagram> datagrams, int from, long bytes) {
+        long sum = 0;
+        for (int end = from; end < datagrams.size() && sum < bytes + 2_000; end++) {
+            sum += datagrams.get(end).payload();
+            for (int i = from; i <= end && sum > bytes; i++) {
+                if (datagrams.get(i).payload() == sum - bytes) {
+                    return String.format(" (they would without datagram %d, %d bytes captured at %d µs, the run ending at %d)",
+                            i, datagrams.get(i).payload(), datagrams.get(i).micros(), end);
+                }
+            }
+        }
+        return " (no single datagram explains the difference)";
     }
 
     /**
