@@ -4,18 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
-import io.h2bench.server.NetworkEngine;
-import io.h2bench.server.ServerSettings;
-import io.h2bench.server.netem.LinkProfile;
-import io.h2bench.server.netem.kernel.LinkOptions;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,16 +34,7 @@ class LargeDownloadOnKernelLinkTest {
 
     @BeforeAll
     static void startServerBehindKernelLink() throws Exception {
-        ServerSettings settings = ServerSettings.ephemeral()
-                .withNetwork(LinkProfile.ideal().withName("seed 000").withRtt(Duration.ofMillis(R)));
-        try {
-            server = H2BenchServer.start(settings, new NetworkEngine(NetworkEngine.Kind.KERNEL, LinkOptions.defaults()));
-        } catch (IOException unavailable) {
-            if ("true".equals(System.getenv("CI"))) {
-                Assertions.fail("the kernel engine must start on CI: " + unavailable.getMessage(), unavailable);
-            }
-            Assumptions.abort("kernel engine unavailable here: " + unavailable.getMessage());
-        }
+        server = KernelLinkServer.start("seed 000", Duration.ofMillis(R));
     }
 
     @AfterAll

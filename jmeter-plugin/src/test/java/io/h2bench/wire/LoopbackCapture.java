@@ -7,18 +7,24 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * A live tshark capture of loopback TCP traffic to a set of server ports: the outside witness the
- * sampler's byte counts are checked against. Counts TCP payload bytes per server port and
- * direction, retransmissions excluded (loopback has none, but a witness should not double count).
+ * A live tshark capture of loopback TCP traffic to a set of server ports, and of UDP to one: the
+ * outside witness the sampler's byte counts are checked against. Counts TCP payload bytes per
+ * server port and direction, retransmissions excluded (loopback has none, but a witness should not
+ * double count); keeps every UDP datagram, in the order captured, since QUIC's bytes are checked
+ * datagram by datagram.
  */
 public final class LoopbackCapture implements AutoCloseable {
 
@@ -28,11 +34,17 @@ public final class LoopbackCapture implements AutoCloseable {
     private final List<Integer> ports;
     private final Map<String, Long> bytes = new ConcurrentHashMap<>();
     private final Set<Integer> seenSourcePorts = ConcurrentHashMap.newKeySet();
+    private final List<Datagram> datagrams = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final int udpPort;
+    private final Path messages;
+    private final long socketDropsAtStart = udpReceiveBufferErrors();
     private final Thread reader;
 
-    private LoopbackCapture(Process tshark, List<Integer> ports) {
+    private LoopbackCapture(Process tshark, List<Integer> ports, int udpPort, Path messages) {
         this.tshark = tshark;
+        this.messages = messages;
         this.ports = ports;
+        this.udpPort = udpPort;
         this.reader = new Thread(this::readPackets, "tshark-packets");
         this.reader.setDaemon(true);
     }
@@ -51,19 +63,33 @@ public final class LoopbackCapture implements AutoCloseable {
         }
     }
 
-    /** Starts capturing and returns once the capture is live (see {@link #sync()}). */
+    /** Starts capturing TCP to {@code serverPorts} and returns once the capture is live (see {@link #sync()}). */
     public static LoopbackCapture start(List<Integer> serverPorts) throws IOException, InterruptedException {
-        String filter = serverPorts.stream().map(port -> "tcp port " + port).collect(Collectors.joining(" or "));
+        return start(serverPorts, 0);
+    }
+
+    /**
+     * Starts capturing TCP to {@code serverPorts} and UDP to {@code udpPort} (none when 0) and returns
+     * once the capture is live; its probes go to the first TCP port.
+     */
+    public static LoopbackCapture start(List<Integer> serverPorts, int udpPort) throws IOException, InterruptedException {
+        String filter = serverPorts.stream().map(port -> "tcp port " + port).collect(Collectors.joining(" or "))
+                + (udpPort > 0 ? " or udp port " + udpPort : "");
         // Headers only (-s 128) into a 64 MiB kernel buffer (-B): tcp.len comes from the IP header, and a
         // busy machine's tshark falls behind 64 KiB loopback packets and dropped whole ones with the defaults.
         ProcessBuilder builder = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
-                "-e", "tcp.analysis.retransmission")
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
+                "-e", "tcp.analysis.retransmission", "-e", "frame.time_epoch",
+                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length",
+                // Nothing above UDP is read: QUIC's dissector (it tries every Initial's keys) only slows tshark down.
+                "--disable-protocol", "quic");
+        // Its messages end with the packets it dropped, which a witness must own up to (see dropped()).
+        Path messages = Files.createTempFile(SCRATCH, "tshark", ".txt");
+        builder.redirectError(messages.toFile());
         // tshark keeps a temporary pcapng file and, stopped by SIGTERM, leaves it: in a directory of ours.
         builder.environment().put("TMPDIR", SCRATCH.toString());
         Process tshark = builder.start();
-        LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts));
+        LoopbackCapture capture = new LoopbackCapture(tshark, List.copyOf(serverPorts), udpPort, messages);
         capture.reader.start();
         try {
             capture.sync();
@@ -109,6 +135,43 @@ public final class LoopbackCapture implements AutoCloseable {
         return Map.copyOf(bytes);
     }
 
+    /** The UDP datagrams to and from the UDP port seen so far, once every packet sent before this call is in. */
+    public List<Datagram> datagramsSoFar() throws IOException, InterruptedException {
+        sync();
+        synchronized (datagrams) {
+            return List.copyOf(datagrams);
+        }
+    }
+
+    /** After {@link #close()}: the packets tshark says it dropped (the kernel's buffer was full), 0 when it says none. */
+    public long dropped() throws IOException {
+        Matcher dropped = Pattern.compile("(\\d+) packets? dropped").matcher(Files.readString(messages, StandardCharsets.UTF_8));
+        long sum = 0;
+        while (dropped.find()) {
+            sum += Long.parseLong(dropped.group(1));
+        }
+        return sum;
+    }
+
+    /**
+     * UDP datagrams the machine's sockets dropped since the capture started, their receive buffer
+     * full (the kernel's RcvbufErrors, for every socket): loopback hands tshark a datagram before
+     * the socket's buffer takes it, so the capture then shows a datagram that the client never read.
+     */
+    public long udpDroppedBySockets() throws IOException {
+        return udpReceiveBufferErrors() - socketDropsAtStart;
+    }
+
+    private static long udpReceiveBufferErrors() {
+        try {
+            List<String> udp = Files.readAllLines(Path.of("/proc/net/snmp")).stream().filter(line -> line.startsWith("Udp: ")).toList();
+            List<String> names = List.of(udp.get(0).split(" "));
+            return Long.parseLong(udp.get(1).split(" ")[names.indexOf("RcvbufErrors")]);
+        } catch (IOException | RuntimeException unreadable) {
+            return 0;
+        }
+    }
+
     @Override
     public void close() {
         if (tshark.isAlive()) {
@@ -135,6 +198,10 @@ public final class LoopbackCapture implements AutoCloseable {
     }
 
     private void count(String[] fields) {
+        if (fields.length >= 8 && !fields[5].isEmpty()) {
+            keep(fields);
+            return;
+        }
         if (fields.length < 3 || fields[0].isEmpty()) {
             return;
         }
@@ -150,5 +217,18 @@ public final class LoopbackCapture implements AutoCloseable {
         } else if (ports.contains(source)) {
             bytes.merge(source + "<", length, Long::sum);
         }
+    }
+
+    private void keep(String[] fields) {
+        int source = Integer.parseInt(fields[5]);
+        int destination = Integer.parseInt(fields[6]);
+        boolean toServer = destination == udpPort;
+        // udp.length counts the 8-byte UDP header; the sampler counts payloads.
+        datagrams.add(new Datagram(Math.round(Double.parseDouble(fields[4]) * 1_000_000), toServer ? source : destination,
+                toServer, Integer.parseInt(fields[7]) - 8));
+    }
+
+    /** One UDP datagram: when it was captured (µs since the epoch), the client's port, its direction and payload bytes. */
+    public record Datagram(long micros, int clientPort, boolean toServer, int payload) {
     }
 }

@@ -63,8 +63,9 @@ final class QuicConnection {
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
                     protected void initChannel(DatagramChannel channel) {
-                        // The ledger first: it sees the datagrams the codec reads and writes.
-                        channel.pipeline().addLast(connection.ledger, transport.newCodec(host, remote.getPort(), parameters));
+                        // The ledger first: it sees the datagrams the codec reads and writes, and no datagram read again.
+                        channel.pipeline().addLast(connection.ledger, new ConnectAtFinished(connection.ready),
+                                transport.newCodec(host, remote.getPort(), parameters));
                     }
                 });
         ChannelFuture bound = bootstrap.bind(new InetSocketAddress(local, 0));

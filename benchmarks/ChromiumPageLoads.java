@@ -1,0 +1,282 @@
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code java benchmarks/ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold CSV}:
+ * Debian's headless Chromium loads URL (https://h2bench.test:PORT/...) over HTTP/3 alone, the name
+ * mapped to ADDRESS (the kernel link's server address), the certificate of KEYSTORE trusted by its
+ * pinned key, driven through the DevTools protocol, with the cache disabled. Warm: one browser, one
+ * navigation that opens the QUIC connection, then LOADS reloads GAP_MS after the previous load
+ * ended, as a user reloading. Cold: LOADS + 1 browsers, each with a fresh profile, one load each.
+ * Writes one CSV row per load from the page's navigation and resource timing: load 0 is the
+ * connection's (warm) or the first browser's (cold), left out by benchmarks/chromium-h3.sh.
+ *
+ * <p>Chromium drops its connections whenever the machine's network changes (a TUN device that
+ * another kernel link adds); a load whose timing shows a connection it should not have opened
+ * (warm: any; cold: more than one), or a resource not over h3, is marked disturbed and made again,
+ * up to LOADS times in all.
+ */
+public final class ChromiumPageLoads {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    /**
+     * From the document's fetch to the last byte of any resource, to the end of the load event, to the
+     * document's first response byte, and its connection's set-up; how many of the page's responses
+     * set up a connection (connectEnd after connectStart), came over h3, and were there at all.
+     */
+    private static final String TIMING = "(() => { const n = performance.getEntriesByType('navigation')[0];"
+            + " if (!n || n.loadEventEnd === 0) return '';"
+            + " const all = [n].concat(performance.getEntriesByType('resource'));"
+            + " const last = Math.max(...all.map(e => e.responseEnd));"
+            + " return [last - n.fetchStart, n.loadEventEnd - n.fetchStart, n.responseStart - n.fetchStart,"
+            + " n.connectEnd - n.connectStart,"
+            + " all.filter(e => e.connectEnd > e.connectStart).length,"
+            + " all.filter(e => e.nextHopProtocol === 'h3').length, all.length].join(' '); })()";
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 8) {
+            System.err.println("usage: java ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold CSV");
+            System.exit(2);
+        }
+        URI url = URI.create(args[0]);
+        String pin = publicKeyPin(Path.of(args[2]), args[3]);
+        int loads = Integer.parseInt(args[4]);
+        long gapMillis = Long.parseLong(args[5]);
+        boolean warm = switch (args[6]) {
+            case "warm" -> true;
+            case "cold" -> false;
+            default -> throw new IllegalArgumentException("warm or cold, was " + args[6]);
+        };
+        Path csv = Path.of(args[7]);
+        Path profiles = Files.createTempDirectory("h2bench-chromium");
+        List<String> rows = new ArrayList<>(List.of("mode,load,last_byte_ms,load_event_ms,first_byte_ms,connect_ms,new_connections,h3,responses,disturbed"));
+        List<String> flags = List.of("--origin-to-force-quic-on=" + url.getHost() + ":" + url.getPort(),
+                // QUIC ignores --ignore-certificate-errors; a pinned key is its way to trust a self-signed certificate.
+                "--ignore-certificate-errors-spki-list=" + pin,
+                "--host-resolver-rules=MAP " + url.getHost() + " " + args[1] + ", MAP * ~NOTFOUND");
+        int disturbed = 0;
+        if (warm) {
+            try (Browser browser = Browser.start(profiles.resolve("warm"), flags)) {
+                Timing first = browser.load(url, false);
+                rows.add(first.row("warm", 0, false));
+                for (int load = 1; load <= loads; ) {
+                    Thread.sleep(gapMillis);
+                    Timing timing = browser.load(url, true);
+                    boolean spoiled = timing.newConnections() > 0 || timing.h3() != timing.responses();
+                    rows.add(timing.row("warm", load, spoiled));
+                    disturbed += spoiled ? 1 : 0;
+                    load += spoiled && disturbed <= loads ? 0 : 1;
+                }
+            }
+        } else {
+            for (int load = 0, attempt = 0; load <= loads; attempt++) {
+                try (Browser browser = Browser.start(profiles.resolve("cold-" + attempt), flags)) {
+                    Timing timing = browser.load(url, false);
+                    boolean spoiled = timing.newConnections() != 1 || timing.h3() != timing.responses();
+                    rows.add(timing.row("cold", load, spoiled));
+                    disturbed += spoiled ? 1 : 0;
+                    load += spoiled && disturbed <= loads ? 0 : 1;
+                }
+                Thread.sleep(gapMillis);
+            }
+        }
+        Files.write(csv, rows);
+        System.out.println("chromium " + args[6] + ": " + (rows.size() - 1) + " loads, " + disturbed + " disturbed, in " + csv);
+    }
+
+    /** The base64 SHA-256 of the certificate's public key, as {@code --ignore-certificate-errors-spki-list} takes it. */
+    private static String publicKeyPin(Path keystore, String password) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            store.load(in, password.toCharArray());
+        }
+        byte[] key = store.getCertificate(store.aliases().nextElement()).getPublicKey().getEncoded();
+        return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(key));
+    }
+
+    /** One load's figures, from {@link #TIMING}. */
+    private record Timing(double lastByteMillis, double loadEventMillis, double firstByteMillis, double connectMillis,
+                          int newConnections, int h3, int responses) {
+
+        static Timing parse(String text) {
+            String[] f = text.split(" ");
+            return new Timing(Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+                    Double.parseDouble(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]));
+        }
+
+        String row(String mode, int load, boolean disturbed) {
+            return String.format(java.util.Locale.ROOT, "%s,%d,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%s", mode, load, lastByteMillis,
+                    loadEventMillis, firstByteMillis, connectMillis, newConnections, h3, responses, disturbed);
+        }
+    }
+
+    /** A headless Chromium and the DevTools connection to its one page. */
+    private static final class Browser implements AutoCloseable {
+
+        private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+),");
+        private static final Pattern VALUE = Pattern.compile("\"value\":\"([^\"]*)\"");
+
+        private final Process process;
+        private final WebSocket socket;
+        private final BlockingQueue<String> messages;
+        private int lastId;
+
+        private Browser(Process process, WebSocket socket, BlockingQueue<String> messages) {
+            this.process = process;
+            this.socket = socket;
+            this.messages = messages;
+        }
+
+        static Browser start(Path profile, List<String> flags) throws Exception {
+            Files.createDirectories(profile);
+            List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(),
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-extensions",
+                    "--user-data-dir=" + profile.resolve("user"), "--remote-debugging-port=0"));
+            command.addAll(flags);
+            command.add("about:blank");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(profile.resolve("chromium.log").toFile()).start();
+            try {
+                String[] active = devToolsPort(process, profile.resolve("user/DevToolsActivePort"));
+                HttpClient http = HttpClient.newHttpClient();
+                String targets = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + active[0] + "/json/list")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                Matcher page = Pattern.compile("\"webSocketDebuggerUrl\": \"(ws://[^\"]+/devtools/page/[^\"]+)\"").matcher(targets);
+                if (!page.find()) {
+                    throw new IOException("no page among Chromium's targets: " + targets);
+                }
+                BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+                WebSocket socket = http.newWebSocketBuilder().buildAsync(URI.create(page.group(1)), new Collector(messages))
+                        .get(30, TimeUnit.SECONDS);
+                Browser browser = new Browser(process, socket, messages);
+                browser.call("Page.enable", "{}");
+                browser.call("Network.enable", "{}");
+                browser.call("Network.setCacheDisabled", "{\"cacheDisabled\":true}");
+                return browser;
+            } catch (Exception failure) {
+                stop(process);
+                throw failure;
+            }
+        }
+
+        /** Chromium writes its DevTools port into the profile once it listens. */
+        private static String[] devToolsPort(Process process, Path file) throws Exception {
+            for (int i = 0; i < 600; i++) {
+                if (Files.exists(file)) {
+                    List<String> lines = Files.readAllLines(file);
+                    if (lines.size() >= 2) {
+                        return lines.toArray(new String[0]);
+                    }
+                }
+                if (!process.isAlive()) {
+                    throw new IOException("chromium exited with " + process.exitValue());
+                }
+                Thread.sleep(50);
+            }
+            throw new IOException("chromium wrote no " + file + " within 30 s");
+        }
+
+        /** Navigates (or reloads) and waits for the load event and its end; returns the page's timing. */
+        Timing load(URI url, boolean reload) throws Exception {
+            messages.clear();
+            if (reload) {
+                send("Page.reload", "{\"ignoreCache\":true}");
+            } else {
+                send("Page.navigate", "{\"url\":\"" + url + "\"}");
+            }
+            await("\"method\":\"Page.loadEventFired\"", 90);
+            for (int i = 0; i < 100; i++) {
+                String reply = call("Runtime.evaluate", "{\"expression\":\"" + TIMING.replace("\"", "\\\"") + "\",\"returnByValue\":true}");
+                Matcher value = VALUE.matcher(reply);
+                if (value.find() && !value.group(1).isEmpty()) {
+                    return Timing.parse(value.group(1));
+                }
+                Thread.sleep(10);
+            }
+            throw new IOException("the page's load event did not end");
+        }
+
+        private int send(String method, String params) {
+            int id = ++lastId;
+            socket.sendText("{\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + params + "}", true).join();
+            return id;
+        }
+
+        private String call(String method, String params) throws Exception {
+            int id = send(method, params);
+            String reply = await("{\"id\":" + id + ",", 30);
+            if (reply.contains("\"error\":")) {
+                throw new IOException(method + ": " + reply);
+            }
+            return reply;
+        }
+
+        /** The first message containing {@code text}, dropping the ones before it except other replies. */
+        private String await(String text, int seconds) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (true) {
+                String message = messages.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (message == null) {
+                    throw new IOException("no " + text + " from Chromium within " + seconds + " s");
+                }
+                if (message.contains(text) && (text.startsWith("{\"id\"") ? message.startsWith(text) : !ID.matcher(message).find())) {
+                    return message;
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            socket.abort();
+            stop(process);
+        }
+
+        private static void stop(Process process) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            try {
+                process.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Joins the frames of each DevTools message. */
+    private record Collector(BlockingQueue<String> messages, StringBuilder partial) implements WebSocket.Listener {
+
+        Collector(BlockingQueue<String> messages) {
+            this(messages, new StringBuilder());
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                messages.add(partial.toString());
+                partial.setLength(0);
+            }
+            socket.request(1);
+            return null;
+        }
+    }
+}
