@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class LargeDownloadOnKernelLinkTest {
 
     private static final long R = 100;
-    private static final int DOWNLOADS = 4;
+    private static final int DOWNLOADS = 5;
     private static H2BenchServer server;
 
     @BeforeAll
@@ -65,8 +65,18 @@ class LargeDownloadOnKernelLinkTest {
         }
         System.out.printf("%s: ms per download %s, model %d ms; measured again after TCP memory pressure: %d%n",
                 mode, millis, roundTrips * R, measuredAgain);
+        // No download beats the network's round trips; a busy machine only adds to some, so the
+        // median holds the model's band (a receive window that does not grow takes 3 times as long).
         assertThat(millis).as("ms per download, model %d ms", roundTrips * R)
-                .allSatisfy(ms -> assertThat(ms).isBetween(roundTrips * R - R / 2, (roundTrips + 2) * R));
+                .allSatisfy(ms -> assertThat(ms).isGreaterThanOrEqualTo(roundTrips * R - R / 2));
+        assertThat(median(millis)).as("median ms per download %s, model %d ms", millis, roundTrips * R)
+                .isBetween(roundTrips * R - R / 2, (roundTrips + 2) * R);
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     private static ExchangeResult download(URI uri, ProtocolMode mode) throws InterruptedException {
