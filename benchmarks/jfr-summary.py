@@ -22,7 +22,8 @@ def stacks_of(recording):
                              capture_output=True, text=True, check=True).stdout
     for event in json.loads(printed)['recording']['events']:
         values = event['values']
-        thread = values['sampledThread']['javaName'] or values['sampledThread']['osName']
+        sampled = values.get('sampledThread') or {}  # JFR leaves it out for a thread that ended meanwhile
+        thread = sampled.get('javaName') or sampled.get('osName') or 'unknown thread'
         frames = values['stackTrace']['frames'] if values.get('stackTrace') else []
         names = [(frame['method']['type']['name'] + '.' + frame['method']['name']).replace('io/h2bench/shaded/jetty/', 'J/')
                  for frame in frames]
