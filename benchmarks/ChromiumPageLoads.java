@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.MessageDigest;
+import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -20,27 +22,47 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code java benchmarks/ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold CSV}:
- * Debian's headless Chromium loads URL (https://h2bench.test:PORT/...) over HTTP/3 alone, the name
- * mapped to ADDRESS (the kernel link's server address), the certificate of KEYSTORE trusted by its
- * pinned key, driven through the DevTools protocol, with the cache disabled. Warm: one browser, one
- * navigation that opens the QUIC connection, then LOADS reloads GAP_MS after the previous load
- * ended, as a user reloading. Cold: LOADS + 1 browsers, each with a fresh profile, one load each.
- * Writes one CSV row per load from the page's navigation and resource timing: load 0 is the
- * connection's (warm) or the first browser's (cold), left out by benchmarks/chromium-h3.sh.
+ * {@code java benchmarks/ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV}:
+ * Debian's headless Chromium loads URL (https://h2bench.test:PORT/...) over HTTP/3, the name mapped to
+ * ADDRESS (the kernel link's server address), driven through the DevTools protocol, with the cache
+ * disabled. How Chromium comes to h3:
+ * <ul>
+ *   <li>{@code forced}: {@code --origin-to-force-quic-on} for URL's origin, QUIC alone from the first
+ *       request; the certificate of KEYSTORE trusted by its pinned key.</li>
+ *   <li>{@code altsvc} (warm only): as a browser learns it. URL is the h2 listener's; the first load
+ *       goes over h2, whose responses' {@code Alt-Svc} names the h3 listener, and Chromium is reloaded
+ *       until a load comes all over h3. The certificate is trusted in an NSS database of the browser's
+ *       own HOME, as a user trusts a local certificate, not by a pin; and QUIC on h2bench.test:1, an
+ *       origin nothing asks for, is forced only because Chromium's QUIC refuses a certificate that
+ *       does not chain to a public root unless its host is one of the forced origins' hosts.</li>
+ * </ul>
+ * Warm: one browser, one navigation that opens the connection, then LOADS reloads GAP_MS after the
+ * previous load ended, as a user reloading. Cold: LOADS + 1 browsers, each with a fresh profile, one
+ * load each. Writes one CSV row per load from the page's navigation and resource timing: load 0 is
+ * the connection's (warm; in altsvc, every load before the first all over h3) or the first browser's
+ * (cold), left out by benchmarks/chromium-h3.sh.
  *
  * <p>Chromium drops its connections whenever the machine's network changes (a TUN device that
  * another kernel link adds); a load whose timing shows a connection it should not have opened
  * (warm: any; cold: more than one), or a resource not over h3, is marked disturbed and made again,
  * up to LOADS times in all.
+ *
+ * <p>With {@code -Dscreenshot=FILE.png} the page of the last load is captured with a list of its
+ * resources and the protocol each came over appended to it; with {@code -Dnetlog=FILE.json}
+ * Chromium writes its net log there.
  */
 public final class ChromiumPageLoads {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    /** altsvc: the port of the origin forced onto QUIC so that its host may use a local root; nothing asks for it. */
+    private static final int UNASKED_PORT = 1;
+    /** altsvc: reloads after the first load, at most, for Chromium to come over to h3. */
+    private static final int MAX_SWITCH_LOADS = 5;
     /**
      * From the document's fetch to the last byte of any resource, to the end of the load event, to the
      * document's first response byte, and its connection's set-up; how many of the page's responses
-     * set up a connection (connectEnd after connectStart), came over h3, and were there at all.
+     * set up a connection (connectEnd after connectStart), came over h3, and were there at all; and how
+     * many of its resources were requested before the first of them had ended (Chromium's first wave).
      */
     private static final String TIMING = "(() => { const n = performance.getEntriesByType('navigation')[0];"
             + " if (!n || n.loadEventEnd === 0) return '';"
@@ -49,15 +71,24 @@ public final class ChromiumPageLoads {
             + " return [last - n.fetchStart, n.loadEventEnd - n.fetchStart, n.responseStart - n.fetchStart,"
             + " n.connectEnd - n.connectStart,"
             + " all.filter(e => e.connectEnd > e.connectStart).length,"
-            + " all.filter(e => e.nextHopProtocol === 'h3').length, all.length].join(' '); })()";
+            + " all.filter(e => e.nextHopProtocol === 'h3').length, all.length,"
+            + " (() => { const r = performance.getEntriesByType('resource'); const end = Math.min(...r.map(e => e.responseEnd));"
+            + " return r.filter(e => e.requestStart > 0 && e.requestStart < end).length; })()].join(' '); })()";
+    /** Appends to the page every response's name and the protocol it came over, for the screenshot. */
+    private static final String PROTOCOL_LIST = "(() => { const all = [performance.getEntriesByType('navigation')[0]]"
+            + ".concat(performance.getEntriesByType('resource'));"
+            + " const list = document.createElement('pre'); list.style.cssText = 'font: 15px monospace; background: #ffd; padding: 8px';"
+            + " list.textContent = 'nextHopProtocol of the ' + all.length + ' responses (PerformanceResourceTiming):\\n'"
+            + " + all.map(e => e.nextHopProtocol.padEnd(4) + ' ' + e.name).join('\\n');"
+            + " document.body.prepend(list); return all.length; })()";
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 8) {
-            System.err.println("usage: java ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold CSV");
+        if (args.length != 9) {
+            System.err.println("usage: java ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV");
             System.exit(2);
         }
         URI url = URI.create(args[0]);
-        String pin = publicKeyPin(Path.of(args[2]), args[3]);
+        Certificate certificate = certificate(Path.of(args[2]), args[3]);
         int loads = Integer.parseInt(args[4]);
         long gapMillis = Long.parseLong(args[5]);
         boolean warm = switch (args[6]) {
@@ -65,66 +96,144 @@ public final class ChromiumPageLoads {
             case "cold" -> false;
             default -> throw new IllegalArgumentException("warm or cold, was " + args[6]);
         };
-        Path csv = Path.of(args[7]);
+        boolean altSvc = switch (args[7]) {
+            case "forced" -> false;
+            case "altsvc" -> true;
+            default -> throw new IllegalArgumentException("forced or altsvc, was " + args[7]);
+        };
+        if (altSvc && !warm) {
+            throw new IllegalArgumentException("altsvc loads are warm only: a cold load would need the origin's Alt-Svc remembered without its connections");
+        }
+        Path csv = Path.of(args[8]);
         Path profiles = Files.createTempDirectory("h2bench-chromium");
-        List<String> rows = new ArrayList<>(List.of("mode,load,last_byte_ms,load_event_ms,first_byte_ms,connect_ms,new_connections,h3,responses,disturbed"));
-        List<String> flags = List.of("--origin-to-force-quic-on=" + url.getHost() + ":" + url.getPort(),
-                // QUIC ignores --ignore-certificate-errors; a pinned key is its way to trust a self-signed certificate.
-                "--ignore-certificate-errors-spki-list=" + pin,
-                "--host-resolver-rules=MAP " + url.getHost() + " " + args[1] + ", MAP * ~NOTFOUND");
-        int disturbed = 0;
-        if (warm) {
-            try (Browser browser = Browser.start(profiles.resolve("warm"), flags)) {
-                Timing first = browser.load(url, false);
-                rows.add(first.row("warm", 0, false));
-                for (int load = 1; load <= loads; ) {
-                    Thread.sleep(gapMillis);
-                    Timing timing = browser.load(url, true);
-                    boolean spoiled = timing.newConnections() > 0 || timing.h3() != timing.responses();
-                    rows.add(timing.row("warm", load, spoiled));
-                    disturbed += spoiled ? 1 : 0;
-                    load += spoiled && disturbed <= loads ? 0 : 1;
-                }
-            }
+        List<String> rows = new ArrayList<>(List.of("mode,load,last_byte_ms,load_event_ms,first_byte_ms,connect_ms,new_connections,h3,responses,disturbed,first_wave"));
+        String resolverRules = "--host-resolver-rules=MAP " + url.getHost() + " " + args[1] + ", MAP * ~NOTFOUND";
+        List<String> flags = new ArrayList<>();
+        Map<String, String> environment = Map.of();
+        if (altSvc) {
+            Path home = profiles.resolve("home");
+            trustInNss(home, certificate);
+            environment = Map.of("HOME", home.toString());
+            flags.addAll(List.of("--origin-to-force-quic-on=" + url.getHost() + ":" + UNASKED_PORT, resolverRules));
         } else {
-            for (int load = 0, attempt = 0; load <= loads; attempt++) {
-                try (Browser browser = Browser.start(profiles.resolve("cold-" + attempt), flags)) {
-                    Timing timing = browser.load(url, false);
-                    boolean spoiled = timing.newConnections() != 1 || timing.h3() != timing.responses();
-                    rows.add(timing.row("cold", load, spoiled));
-                    disturbed += spoiled ? 1 : 0;
-                    load += spoiled && disturbed <= loads ? 0 : 1;
+            flags.addAll(List.of("--origin-to-force-quic-on=" + url.getHost() + ":" + url.getPort(),
+                    // QUIC ignores --ignore-certificate-errors; a pinned key is its way to trust a self-signed certificate.
+                    "--ignore-certificate-errors-spki-list=" + publicKeyPin(certificate), resolverRules));
+        }
+        if (System.getProperty("screenshot") != null) {
+            flags.add("--window-size=800,1000"); // the list and the page's first images
+        }
+        String netLog = System.getProperty("netlog");
+        if (netLog != null) {
+            flags.add("--log-net-log=" + Path.of(netLog).toAbsolutePath());
+        }
+        int disturbed = 0;
+        try {
+            if (warm) {
+                try (Browser browser = Browser.start(profiles.resolve("warm"), flags, environment)) {
+                    Timing first = browser.load(url, false);
+                    rows.add(first.row("warm", 0, false));
+                    for (int switched = 0; altSvc && first.h3() != first.responses(); switched++) {
+                        if (switched == MAX_SWITCH_LOADS) {
+                            throw new IOException("Chromium did not come over to h3 by Alt-Svc in " + MAX_SWITCH_LOADS + " reloads: "
+                                    + String.join(" | ", rows));
+                        }
+                        Thread.sleep(gapMillis);
+                        first = browser.load(url, true);
+                        rows.add(first.row("warm", 0, false));
+                    }
+                    for (int load = 1; load <= loads; ) {
+                        Thread.sleep(gapMillis);
+                        Timing timing = browser.load(url, true);
+                        boolean spoiled = timing.newConnections() > 0 || timing.h3() != timing.responses();
+                        rows.add(timing.row("warm", load, spoiled));
+                        disturbed += spoiled ? 1 : 0;
+                        load += spoiled && disturbed <= loads ? 0 : 1;
+                    }
+                    String screenshot = System.getProperty("screenshot");
+                    if (screenshot != null) {
+                        browser.screenshot(Path.of(screenshot));
+                    }
                 }
-                Thread.sleep(gapMillis);
+            } else {
+                for (int load = 0, attempt = 0; load <= loads; attempt++) {
+                    try (Browser browser = Browser.start(profiles.resolve("cold-" + attempt), flags, environment)) {
+                        Timing timing = browser.load(url, false);
+                        boolean spoiled = timing.newConnections() != 1 || timing.h3() != timing.responses();
+                        rows.add(timing.row("cold", load, spoiled));
+                        disturbed += spoiled ? 1 : 0;
+                        load += spoiled && disturbed <= loads ? 0 : 1;
+                    }
+                    Thread.sleep(gapMillis);
+                }
             }
+        } finally {
+            deleteTree(profiles);
         }
         Files.write(csv, rows);
-        System.out.println("chromium " + args[6] + ": " + (rows.size() - 1) + " loads, " + disturbed + " disturbed, in " + csv);
+        System.out.println("chromium " + args[6] + " " + args[7] + ": " + (rows.size() - 1) + " loads, " + disturbed + " disturbed, in " + csv);
     }
 
-    /** The base64 SHA-256 of the certificate's public key, as {@code --ignore-certificate-errors-spki-list} takes it. */
-    private static String publicKeyPin(Path keystore, String password) throws Exception {
+    private static Certificate certificate(Path keystore, String password) throws Exception {
         KeyStore store = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             store.load(in, password.toCharArray());
         }
-        byte[] key = store.getCertificate(store.aliases().nextElement()).getPublicKey().getEncoded();
+        return store.getCertificate(store.aliases().nextElement());
+    }
+
+    /**
+     * An NSS database in {@code home/.pki/nssdb} (where Debian's Chromium looks when it exists) that
+     * trusts the server's certificate as a peer ({@code P,,}): it is self-signed and no CA, so Chromium
+     * takes it as a trusted leaf; to Chromium it is local trust all the same, not a public root.
+     */
+    private static void trustInNss(Path home, Certificate certificate) throws Exception {
+        Path database = Files.createDirectories(home.resolve(".pki/nssdb"));
+        Path pem = home.resolve("h2bench-server.pem");
+        Files.writeString(pem, "-----BEGIN CERTIFICATE-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(certificate.getEncoded())
+                + "\n-----END CERTIFICATE-----\n");
+        run("certutil", "-N", "-d", "sql:" + database, "--empty-password");
+        run("certutil", "-A", "-d", "sql:" + database, "-n", "h2bench test server", "-t", "P,,", "-i", pem.toString());
+    }
+
+    private static void run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (process.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + output);
+        }
+    }
+
+    /** The browsers' profiles and HOME: none is left behind. */
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** The base64 SHA-256 of the certificate's public key, as {@code --ignore-certificate-errors-spki-list} takes it. */
+    private static String publicKeyPin(Certificate certificate) throws Exception {
+        byte[] key = certificate.getPublicKey().getEncoded();
         return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(key));
     }
 
     /** One load's figures, from {@link #TIMING}. */
     private record Timing(double lastByteMillis, double loadEventMillis, double firstByteMillis, double connectMillis,
-                          int newConnections, int h3, int responses) {
+                          int newConnections, int h3, int responses, int firstWave) {
 
         static Timing parse(String text) {
             String[] f = text.split(" ");
             return new Timing(Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
-                    Double.parseDouble(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]));
+                    Double.parseDouble(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]),
+                    Integer.parseInt(f[7]));
         }
 
         String row(String mode, int load, boolean disturbed) {
-            return String.format(java.util.Locale.ROOT, "%s,%d,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%s", mode, load, lastByteMillis,
-                    loadEventMillis, firstByteMillis, connectMillis, newConnections, h3, responses, disturbed);
+            return String.format(java.util.Locale.ROOT, "%s,%d,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%s,%d", mode, load, lastByteMillis,
+                    loadEventMillis, firstByteMillis, connectMillis, newConnections, h3, responses, disturbed, firstWave);
         }
     }
 
@@ -145,7 +254,7 @@ public final class ChromiumPageLoads {
             this.messages = messages;
         }
 
-        static Browser start(Path profile, List<String> flags) throws Exception {
+        static Browser start(Path profile, List<String> flags, Map<String, String> environment) throws Exception {
             Files.createDirectories(profile);
             List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(),
                     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -153,8 +262,10 @@ public final class ChromiumPageLoads {
                     "--user-data-dir=" + profile.resolve("user"), "--remote-debugging-port=0"));
             command.addAll(flags);
             command.add("about:blank");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(profile.resolve("chromium.log").toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(profile.resolve("chromium.log").toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             try {
                 String[] active = devToolsPort(process, profile.resolve("user/DevToolsActivePort"));
                 HttpClient http = HttpClient.newHttpClient();
@@ -213,6 +324,16 @@ public final class ChromiumPageLoads {
                 Thread.sleep(10);
             }
             throw new IOException("the page's load event did not end");
+        }
+
+        /** The window's view of the page with {@link #PROTOCOL_LIST} at its top, as PNG. */
+        void screenshot(Path png) throws Exception {
+            call("Runtime.evaluate", "{\"expression\":\"" + PROTOCOL_LIST.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"returnByValue\":true}");
+            Matcher data = Pattern.compile("\"data\":\"([^\"]+)\"").matcher(call("Page.captureScreenshot", "{\"format\":\"png\"}"));
+            if (!data.find()) {
+                throw new IOException("Chromium returned no screenshot");
+            }
+            Files.write(png, Base64.getDecoder().decode(data.group(1)));
         }
 
         private int send(String method, String params) {
