@@ -1,26 +1,59 @@
 # results.csv of client-cost.sh -> markdown: one line per object, users and protocol, h2bench
-# beside HC4 with the ratio h2bench / HC4 (h2 against HC4's h1-tls, h2c against HC4's h1).
+# beside HC4 with the ratio h2bench / HC4 (h2 against HC4's h1-tls, h2c against HC4's h1). With
+# several repeats a figure is the median of its repeats, the ratio is the medians' ratio with the
+# range of the repeats' own ratios (each repeat's h2bench against the same repeat's HC4), and
+# "others" is the largest share of the machine another program took during the row's measurements.
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
-  rate[key] = $6; cpu[key] = $7; threads[key] = $8; rss[key] = $9; errors[key] = $10; mean[key] = $11; load[key] = $12
+  round = $13 == "" ? 1 : $13
+  n = ++count[key]
+  rate[key, n] = $6; cpu[key, n] = $7; threads[key, n] = $8; rss[key, n] = $9; errors[key, n] = $10; mean[key, n] = $11
+  rate_in[key, round] = $6
+  if ($14 != "" && $14 + 0 > others[key] + 0) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
+  if (round + 0 > repeats) repeats = round + 0
 }
 function peer(protocol) { return protocol == "h2" ? "h1-tls" : protocol == "h2c" ? "h1" : protocol }
-function ratio(a, b) { return b > 0 ? sprintf("%.2f×", a / b) : "–" }
+# median(table, key): the median of table[key, 1..count[key]]
+function median(table, key,    v, i, j, t, k) {
+  k = count[key]
+  for (i = 1; i <= k; i++) v[i] = table[key, i] + 0
+  for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+  return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+}
+# ratios(ours, theirs): the medians' ratio, and the range of the repeats' ratios when there are several
+function ratios(ours, theirs,    r, low, high, q, m) {
+  m = median(rate, theirs)
+  if (m <= 0) return "–"
+  for (r = 1; r <= repeats; r++) {
+    if (!((ours, r) in rate_in) || !((theirs, r) in rate_in) || rate_in[theirs, r] <= 0) continue
+    q = rate_in[ours, r] / rate_in[theirs, r]
+    if (low == "" || q < low) low = q
+    if (high == "" || q > high) high = q
+  }
+  return sprintf("%.2f×", median(rate, ours) / m) (repeats > 1 && low != "" ? sprintf(" (%.2f–%.2f)", low, high) : "")
+}
+function most(table, key,    i, m) {
+  for (i = 1; i <= count[key]; i++) if (table[key, i] + 0 > m) m = table[key, i] + 0
+  return m
+}
 END {
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | load |"
+  printf "%d %s per row and client; figures are medians, ratios the medians' with the repeats' range.\n\n", repeats, repeats == 1 ? "measurement" : "measurements"
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
   print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  split("h1 h1-tls h2 h2c", protocols, " ")
   for (r = 1; r <= rows; r++) {
     split(order[r], part, " ")
     if (part[2] == 1) continue
-    split("h1 h1-tls h2 h2c", protocols, " ")
     for (p = 1; p <= 4; p++) {
       ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
-      if (!(ours in rate)) continue
+      if (!(ours in count)) continue
+      busy = others[ours] + 0 > others[theirs] + 0 ? others[ours] : others[theirs]
       printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
-        rate[ours], rate[theirs], (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""), ratio(rate[ours], rate[theirs]),
-        cpu[ours], cpu[theirs], threads[ours], rss[ours], threads[theirs], rss[theirs], errors[ours], errors[theirs], load[ours]
+        median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
+        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), most(threads, ours), most(rss, ours),
+        most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
     }
   }
   print ""
@@ -28,10 +61,9 @@ END {
   print ""
   print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 |"
   print "|---|---:|---:|---:|---:|"
-  split("h1 h1-tls h2 h2c", protocols, " ")
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
-    printf "| %s | %.3f | %s | %.3f | %s |\n", protocols[p], mean[o], (h in mean ? sprintf("%.3f", mean[h]) : "–"), mean[l],
-      (h in mean ? sprintf("%+.3f", mean[o] - mean[h]) : "–")
+    printf "| %s | %.3f | %s | %.3f | %s |\n", protocols[p], median(mean, o), (h in count ? sprintf("%.3f", median(mean, h)) : "–"),
+      median(mean, l), (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–")
   }
 }

@@ -4,7 +4,10 @@
 # client is the bottleneck; --server h2bench for the project's server), test-plans/throughput.jmx.
 #   rows    per object (100 B, 44 kB) and user count (50, 400): h2bench h1, h1-tls, h2, h2c and HC4
 #           h1, h1-tls; requests/s, client CPU ms per request (less an idle JMeter's start and
-#           stop), peak threads, peak RSS, errors
+#           stop), peak threads, peak RSS, errors; each measured --repeats times, h2bench and HC4
+#           taking turns to go first, and the medians shown with the range of the ratios
+#   others  the share of the machine's CPU that neither JMeter nor the server used during each
+#           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
 #   single  one user back to back, 44 kB: mean elapsed of h2bench and HC4, and h2load's mean time
 #           for request, per protocol
@@ -23,6 +26,7 @@ usage: benchmarks/client-cost.sh [options]
   --users "N..."  user counts for the throughput rows; default "50 400"
   --objects "..." objects for the throughput rows, from: 100B 44kB; default "100B 44kB"
   --duration S    seconds per measurement; default 15
+  --repeats N     measurements per throughput row and client; default 3
   --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
                   and summarise them
   --out DIR       output directory; default target/h2bench-client-cost (emptied first)
@@ -31,7 +35,7 @@ USAGE
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server=nginx users="50 400" objects="100B 44kB" duration=15 profile=false out=target/h2bench-client-cost
+server=nginx users="50 400" objects="100B 44kB" duration=15 repeats=3 profile=false out=target/h2bench-client-cost
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -40,12 +44,14 @@ while [ $# -gt 0 ]; do
     --users) users="$2" ;;
     --objects) objects="$2" ;;
     --duration) duration="$2" ;;
+    --repeats) repeats="$2" ;;
     --out) out="$2" ;;
     *) echo "client-cost.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
   shift 2
 done
 case "$server" in nginx|h2bench) ;; *) echo "client-cost.sh: --server is nginx or h2bench" >&2; exit 2 ;; esac
+case "$repeats" in ''|*[!0-9]*|0) echo "client-cost.sh: --repeats is a whole number from 1" >&2; exit 2 ;; esac
 
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
@@ -139,11 +145,18 @@ jmeter() {
   settings "$protocol"
   if [ "$client" = h2bench ]; then hu="$n"; else ju="$n"; fi
   mkdir -p "$dir"
+  local busy_before server_before started
+  busy_before="$(machine_busy_seconds)" server_before="$(tree_cpu_seconds "$server_pid")" started="$(date +%s.%N)"
   measured "$dir/client" timeout --kill-after=10 "$((duration + 120))" /usr/bin/time -f %M -o "$dir/rss.kb" \
     java -Xmx1g "$@" -jar "$jmeter_jar" -n -t test-plans/throughput.jmx -l "$dir/results.jtl" -j "$dir/jmeter.log" \
     -Jh2bench_users="$hu" -Jjmeter_users="$ju" -Jduration="$duration" -Jramp=1 -Jpath="$(path_of "$object")" \
     -Jscheme="$scheme" -Jport="${ports[$key]}" -Jhttp_version="$version" -Jprotocol="$protocol" >/dev/null \
     || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
+  # others: the machine's busy CPU less this JMeter's and the server's, in % of all cores' time
+  awk -v busy="$(awk -v a="$busy_before" -v b="$(machine_busy_seconds)" 'BEGIN { print b - a }')" \
+    -v client="$(cat "$dir/client.cpu")" -v server="$(awk -v a="$server_before" -v b="$(tree_cpu_seconds "$server_pid")" 'BEGIN { print b - a }')" \
+    -v wall="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" -v cores="$(nproc)" \
+    'BEGIN { o = 100 * (busy - client - server) / (wall * cores); printf "%.1f\n", o < 0 ? 0 : o }' >"$dir/others.pct"
   awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
     'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++ }
      END { span = (last - first) / 1000; if (span <= 0) span = 1
@@ -158,8 +171,14 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1" >"$out/results.csv"
-row() { echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg)" >>"$out/results.csv"; echo "   $*"; }
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct" >"$out/results.csv"
+# row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv (others' share from DIR)
+row() {
+  local others=""
+  [ -z "${7:-}" ] || others="$(cat "$7/others.pct")"
+  echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others" >>"$out/results.csv"
+  echo "   $1 $2 $3 $4: $5${others:+ (others $others % of the machine)}"
+}
 
 echo "== one user back to back, 44 kB"
 for protocol in h1 h1-tls h2 h2c; do
@@ -175,25 +194,45 @@ for protocol in h1 h1-tls h2 h2c; do
   row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0}"
 done
 
-# profiled ROW: the JVM options that record ROW's JFR (execution samples every 2 ms), or none
+# profiled ROUND ROW: the JVM options that record ROW's JFR (execution samples every 2 ms) in the
+# first round, or none
 sampling="$(realpath -m "$run/sampling-2ms.jfc")"
 sed 's|<setting name="period" control="method-sampling-java-interval">[^<]*<|<setting name="period" control="method-sampling-java-interval">2 ms<|' \
   "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" >"$sampling"
 profiled() {
-  if [ "$profile" = true ]; then echo "-XX:StartFlightRecording=filename=$run/$1.jfr,settings=$sampling"; fi
+  if [ "$profile" = true ] && [ "$1" = 1 ]; then shift; echo "-XX:StartFlightRecording=filename=$run/$1.jfr,settings=$sampling"; fi
+}
+
+# throughput ROUND OBJECT USERS PROTOCOL CLIENT: one measurement, one line of results.csv
+throughput() {
+  local round="$1" object="$2" n="$3" protocol="$4" client="$5" dir
+  dir="$run/$object-$n-$protocol-$client-$round"
+  if [ "$client" = h2bench ]; then
+    # shellcheck disable=SC2046 # no option or one without spaces
+    row "$object" "$n" "$protocol" h2bench "$(jmeter "$dir" h2bench "$protocol" "$n" "$object" \
+      $(profiled "$round" "$object-$n-$protocol-h2bench"))" "$round" "$dir"
+    if [ "$profile" = true ] && [ "$round" = 1 ]; then
+      python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-h2bench.jfr" --top 30 >"$out/profile-$object-$n-$protocol.txt"
+    fi
+  else
+    row "$object" "$n" "$protocol" hc4 "$(jmeter "$dir" hc4 "$protocol" "$n" "$object")" "$round" "$dir"
+  fi
 }
 
 for object in $objects; do
   for n in $users; do
-    echo "== $object, $n users, $duration s each"
-    for protocol in h1 h1-tls h2 h2c; do
-      # shellcheck disable=SC2046 # no option or one without spaces
-      row "$object" "$n" "$protocol" h2bench "$(jmeter "$run/$object-$n-$protocol-h2bench" h2bench "$protocol" "$n" "$object" \
-        $(profiled "$object-$n-$protocol-h2bench"))"
-      if [ "$profile" = true ]; then
-        python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-h2bench.jfr" --top 30 >"$out/profile-$object-$n-$protocol.txt"
-      fi
-      case "$protocol" in h1|h1-tls) row "$object" "$n" "$protocol" hc4 "$(jmeter "$run/$object-$n-$protocol-hc4" hc4 "$protocol" "$n" "$object")" ;; esac
+    for round in $(seq 1 "$repeats"); do
+      echo "== $object, $n users, $duration s each, repeat $round of $repeats"
+      # h2bench first in odd repeats, HC4 first in even ones: a drift in the machine's speed across a
+      # row then weighs on both clients alike
+      first=h2bench second=hc4
+      [ $((round % 2)) = 1 ] || { first=hc4 second=h2bench; }
+      for protocol in h1 h1-tls h2 h2c; do
+        for client in "$first" "$second"; do
+          case "$client/$protocol" in hc4/h2|hc4/h2c) continue ;; esac
+          throughput "$round" "$object" "$n" "$protocol" "$client"
+        done
+      done
     done
   done
 done
@@ -216,4 +255,4 @@ fi
 
 awk -F, -f benchmarks/client-cost-table.awk "$out/results.csv" >"$out/client-cost.md"
 cat "$out/machine.txt" "$out/client-cost.md"
-echo "== done: $out/client-cost.md, results.csv, machine.txt${profile:+, profile.txt}; raw output under $run/"
+echo "== done: $out/client-cost.md, results.csv, machine.txt$([ "$profile" = true ] && echo ", profile.txt"); raw output under $run/"

@@ -37,3 +37,23 @@ largest_thread_count_below() {
 cpu_seconds() {
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$1/stat"
 }
+
+# machine_busy_seconds: CPU seconds all cores have spent busy (anything but idle and iowait) since boot
+machine_busy_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+}
+
+# tree_cpu_seconds PID: user + system CPU seconds that PID and its living descendants have used so
+# far (nginx's workers are children of its master, and their time reaches the master only at exit)
+tree_cpu_seconds() {
+  # one record per process; the fields after the command's closing parenthesis: 2 ppid, 12 utime, 13 stime
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$1" -v hz="$(getconf CLK_TCK)" '
+    { split(substr($0, index($0, ") ") + 2), f, " "); parent[$1] = f[2]; cpu[$1] = f[12] + f[13] }
+    END {
+      for (p in parent) {
+        for (q = p; q in parent && q != root; q = parent[q]) { }
+        if (q == root) sum += cpu[p]
+      }
+      printf "%.2f\n", sum / hz
+    }'
+}
