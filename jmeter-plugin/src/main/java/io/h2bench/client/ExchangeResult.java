@@ -81,12 +81,14 @@ public record ExchangeResult(
         return (httpVersion == null ? "HTTP/?" : httpVersion) + " " + status + (text.isEmpty() ? "" : " " + text);
     }
 
+    /** The first response header called {@code name} (any case), null if none; asked several times per sample. */
     public String responseHeader(String name) {
-        return responseHeaders.stream()
-                .filter(field -> field.name().equalsIgnoreCase(name))
-                .map(HeaderField::value)
-                .findFirst()
-                .orElse(null);
+        for (HeaderField field : responseHeaders) {
+            if (field.name().equalsIgnoreCase(name)) {
+                return field.value();
+            }
+        }
+        return null;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.h2bench.sampler;
 
 import io.h2bench.client.BrowserPreset;
+import io.h2bench.client.ClientCertificate;
 import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.HostResolver;
 import io.h2bench.client.ProxySettings;
@@ -42,10 +43,15 @@ final class ConnectionSettings {
         boolean secure = "https".equalsIgnoreCase(url.getProtocol());
         DNSCacheManager dns = sampler.getDNSResolver();
         BrowserPreset preset = sampler instanceof Http2Sampler h2 ? h2.getBrowserPreset() : BrowserPreset.CHROME;
-        ConnectionProfile profile = new ConnectionProfile(sourceAddress(sampler), proxy(sampler),
-                dns == null ? null : new CacheManagerResolver(dns), secure ? CPS_HTTPS : CPS_HTTP,
-                secure ? UserCertificate.current() : null, preset);
-        return profile.equals(ConnectionProfile.DIRECT) ? ConnectionProfile.DIRECT : profile;
+        InetAddress source = sourceAddress(sampler);
+        ProxySettings proxy = proxy(sampler);
+        int cps = secure ? CPS_HTTPS : CPS_HTTP;
+        ClientCertificate certificate = secure ? UserCertificate.current() : null;
+        if (source == null && proxy == null && dns == null && cps == 0 && certificate == null && preset == BrowserPreset.CHROME) {
+            // Most samples, each asking: the shared profile without building one to compare with it.
+            return ConnectionProfile.DIRECT;
+        }
+        return new ConnectionProfile(source, proxy, dns == null ? null : new CacheManagerResolver(dns), cps, certificate, preset);
     }
 
     /** The sampler's proxy fields win over the command line's, which skips the non-proxy hosts. */

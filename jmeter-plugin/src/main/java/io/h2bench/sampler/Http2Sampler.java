@@ -66,11 +66,10 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
      * {@link io.h2bench.convert.PlanConverter}): HTTP/2 for https, HTTP/1.1 for http — never h2c unless asked for.
      */
     public ProtocolMode getHttpVersion() {
-        return modeFor(getProtocol());
+        return modeFor(getHttpVersionSet(), getProtocol());
     }
 
-    private ProtocolMode modeFor(String scheme) {
-        ProtocolMode set = getHttpVersionSet();
+    private static ProtocolMode modeFor(ProtocolMode set, String scheme) {
         if (set == null) {
             return "https".equalsIgnoreCase(scheme) ? ProtocolMode.HTTP_2 : ProtocolMode.HTTP_1_1;
         }
@@ -280,13 +279,16 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         URI uri = uris.of(url);
         RequestBodies.Body body = RequestBodies.build(this, method, followingRedirect);
         List<HeaderField> headers = ManagedHeaders.all(this, url, body);
-        showRequestHeaders(result, headers);
+        ManagedHeaders.show(result, headers);
         result.setQueryString(body.display());
-        headers.stream().filter(field -> field.name().equalsIgnoreCase("Cookie")).findFirst()
-                .ifPresent(cookie -> result.setCookies(cookie.value()));
-        return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(url.getProtocol()),
+        String cookie = ManagedHeaders.cookie(headers);
+        if (cookie != null) {
+            result.setCookies(cookie);
+        }
+        ProtocolMode set = getHttpVersionSet();
+        return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(set, url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), getHttpVersionSet() == null);
+                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), set == null);
     }
 
     /**
@@ -295,12 +297,6 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
      */
     private boolean jettyFollowsRedirects() {
         return page != null && getAutoRedirects();
-    }
-
-    private static void showRequestHeaders(HTTPSampleResult result, List<HeaderField> headers) {
-        StringBuilder shown = new StringBuilder();
-        headers.forEach(field -> shown.append(field.name()).append(": ").append(field.value()).append('\n'));
-        result.setRequestHeaders(shown.toString());
     }
 
     /** This thread's virtual user, opened on its first sample. */
@@ -329,7 +325,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             inUse = null;
             if (last.get() != exchange) {
                 // As HttpClient4: the request shown is the last one sent (after a redirect or a challenge).
-                showRequestHeaders(result, last.get().headers());
+                ManagedHeaders.show(result, last.get().headers());
             }
         }
     }

@@ -10,6 +10,7 @@ import org.apache.jmeter.protocol.http.control.Authorization;
 import org.apache.jmeter.protocol.http.control.CookieManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.testelement.property.JMeterProperty;
 import org.apache.jmeter.util.JMeterUtils;
@@ -86,5 +87,24 @@ final class ManagedHeaders {
 
     private static boolean is(HeaderField field, String name) {
         return field.name().equalsIgnoreCase(name);
+    }
+
+    /** The request's headers as JMeter shows them. */
+    static void show(HTTPSampleResult result, List<HeaderField> headers) {
+        StringBuilder shown = new StringBuilder();
+        for (HeaderField field : headers) {
+            shown.append(field.name()).append(": ").append(field.value()).append('\n');
+        }
+        result.setRequestHeaders(shown.toString());
+    }
+
+    /** The request's first Cookie header, null if it has none. */
+    static String cookie(List<HeaderField> headers) {
+        for (HeaderField field : headers) {
+            if (field.name().equalsIgnoreCase("Cookie")) {
+                return field.value();
+            }
+        }
+        return null;
     }
 }

@@ -1,8 +1,6 @@
 package io.h2bench.sampler;
 
 import io.h2bench.report.XmlJtlReader;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterVariables;
 
@@ -22,20 +20,39 @@ public final class TlsColumns {
     /** The value of {@code sample_variables} that saves both. */
     public static final String SAMPLE_VARIABLES = TLS + "," + PARTS;
 
-    private static final Pattern LINE = Pattern.compile("^TLS handshake: (\\d+) ms", Pattern.MULTILINE);
+    private static final String LINE = "TLS handshake: ";
 
     private TlsColumns() {
     }
 
     /** The sampler data's line, after "Queued:". */
     static String samplerDataLine(long tlsMillis) {
-        return "TLS handshake: " + tlsMillis + " ms\n";
+        return LINE + tlsMillis + " ms\n";
     }
 
-    /** The TLS handshake the h2bench sampler wrote into {@code result}'s sampler data; 0 if none did. */
+    /**
+     * The TLS handshake the h2bench sampler wrote into {@code result}'s sampler data; 0 if none did.
+     * The handshake is part of Connect, so a sample without one (a reused connection, most samples
+     * of a load test) has none, and its sampler data, which JMeter builds anew on each call, is not read.
+     */
     public static long of(SampleResult result) {
-        Matcher line = LINE.matcher(result.getSamplerData() == null ? "" : result.getSamplerData());
-        return line.find() ? Long.parseLong(line.group(1)) : 0;
+        if (result.getConnectTime() == 0) {
+            return 0;
+        }
+        String data = result.getSamplerData();
+        int at = data == null ? -1 : data.indexOf(LINE);
+        while (at > 0 && data.charAt(at - 1) != '\n') {
+            at = data.indexOf(LINE, at + 1);
+        }
+        if (at < 0) {
+            return 0;
+        }
+        int digits = at + LINE.length();
+        int end = digits;
+        while (end < data.length() && Character.isDigit(data.charAt(end))) {
+            end++;
+        }
+        return end > digits ? Long.parseLong(data, digits, end, 10) : 0;
     }
 
     /** Sets the variables from the sample JMeter is about to hand to its listeners. */

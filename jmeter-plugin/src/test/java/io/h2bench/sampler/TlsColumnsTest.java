@@ -62,6 +62,23 @@ class TlsColumnsTest {
     }
 
     @Test
+    void shouldReadTheHandshakeOnlyFromItsOwnLineWhenTheSampleConnected() {
+        SampleResult sample = new SampleResult();
+        sample.setConnectTime(30);
+        sample.setSamplerData("GET https://h2bench.test/\nX-Note: no TLS handshake: 99 ms here\nQueued: 0 ms\n"
+                + TlsColumns.samplerDataLine(12) + "Cookie Data:\n");
+        SampleResult reused = new SampleResult();
+        reused.setSamplerData(TlsColumns.samplerDataLine(12));
+        SampleResult other = new SampleResult();
+        other.setConnectTime(5);
+        other.setSamplerData("GET http://h2bench.test/\n");
+
+        assertThat(TlsColumns.of(sample)).isEqualTo(12);
+        assertThat(TlsColumns.of(reused)).as("no Connect, so no handshake").isZero();
+        assertThat(TlsColumns.of(other)).isZero();
+    }
+
+    @Test
     void shouldSaveTheWholeQuicHandshakeAsTlsWhenHttp3OpensTheConnection() {
         fixture.target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_3).setPort(fixture.server.h3Port());
 
