@@ -371,10 +371,15 @@ public final class ChromiumPageLoads {
             stop(process);
         }
 
+        /** SIGTERM first, which lets Chromium finish its net log (a killed browser leaves it cut off), then SIGKILL. */
         private static void stop(Process process) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
             try {
+                process.destroy();
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                }
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.waitFor(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

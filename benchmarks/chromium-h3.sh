@@ -20,6 +20,10 @@
 # Chromium's (the issue asks for 0.90 to 1.10). Needs root (the kernel link) and chromium; build
 # first (mvn -B package -DskipTests).
 #
+# With CAPTURE=1 in the environment Chromium also writes its net log per series (read them with
+# benchmarks/netlog-quic.py), and dumpcap records the link's UDP: link-phases.txt then times each load's
+# requests and responses and counts its datagrams each way, for both clients (benchmarks/link-phases.py).
+#
 #   benchmarks/chromium-h3.sh [LOADS (default 10)] [ROUNDS (default 2)] [forced|altsvc (default forced)]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +32,9 @@ cd "$root"
 loads="${1:-10}"
 rounds="${2:-2}"
 how="${3:-forced}"
+capture="${CAPTURE:-}"
+[ "$capture" != 0 ] || capture=""
+capture_pid=""
 gap_ms=1750
 case "$how" in
   forced) run="target/h2bench-chromium-h3-run"; out="target/h2bench-chromium-h3"; modes="warm cold"; version=HTTP_3 ;;
@@ -41,7 +48,14 @@ esac
 . "$root/bin/lib/server.sh"
 fresh_run "$run" "$out" || exit 1
 mkdir -p "$out"
-trap stop_server EXIT
+stop_capture() {
+  if [ -n "$capture_pid" ] && kill -0 "$capture_pid" 2>/dev/null; then
+    kill "$capture_pid"
+    wait "$capture_pid" 2>/dev/null || true
+  fi
+  capture_pid=""
+}
+trap 'stop_capture; stop_server' EXIT
 trap 'exit 130' INT TERM
 
 {
@@ -57,9 +71,16 @@ h3_port="$(server_port h3_port)"
 port="$h3_port"
 [ "$how" = forced ] || port="$(server_port h2_port)"
 echo "== $(server_network "$run"); $how: https://h2bench.test:$port/"
+if [ -n "$capture" ]; then
+  device="$(sed -n 's/^engine: kernel (TUN link \([^:]*\):.*/\1/p' "$run/server.log")"
+  [ -n "$device" ] || { echo "chromium-h3.sh: CAPTURE needs the kernel link's device in the banner ($run/server.log)" >&2; exit 1; }
+  dumpcap -q -i "$device" -f udp -s 128 -w "$run/link.pcapng" 2>"$run/dumpcap.log" &
+  capture_pid=$!
+  sleep 1
+fi
 
 chromium() { # MODE ROUND
-  java "$root/benchmarks/ChromiumPageLoads.java" "https://h2bench.test:$port/" "$host" \
+  java ${capture:+"-Dnetlog=$run/chromium-$1-$2.netlog.json"} "$root/benchmarks/ChromiumPageLoads.java" "https://h2bench.test:$port/" "$host" \
     "$HOME/.h2bench/localhost.p12" h2bench "$loads" "$gap_ms" "$1" "$how" "$run/chromium-$1-$2.csv"
 }
 sampler() { # MODE ROUND
@@ -79,7 +100,16 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 echo "end $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
+stop_capture
 stop_server
+if [ -n "$capture" ]; then
+  order=""
+  for round in $(seq 1 "$rounds"); do
+    if [ $((round % 2)) = 1 ]; then order="$order chromium sampler"; else order="$order sampler chromium"; fi
+  done
+  # shellcheck disable=SC2086 # one client name a word
+  python3 "$root/benchmarks/link-phases.py" "$run/link.pcapng" "$host" $order >"$out/link-phases.txt"
+fi
 
 # Every kept load, one line each: "client mode elapsed first_byte connect loadEventEnd first_wave" (the
 # last two Chromium's); the first of each series (altsvc: every load before the first all over h3) left out.
@@ -138,5 +168,6 @@ count() { awk -v c="$1" -v m="$2" '$1 == c && $2 == m' "$out/loads.txt" | wc -l;
   sed 's/^/    /' "$out/machine.txt"
 } >"$out/summary.md"
 cp "$run"/chromium-*.csv "$run"/sampler-*.jtl "$run/server.log" "$out/"
+[ -z "$capture" ] || cp "$run"/chromium-*.netlog.json "$out/"
 cat "$out/summary.md"
 echo "== done: $out/summary.md (every load in $out/loads.txt)"

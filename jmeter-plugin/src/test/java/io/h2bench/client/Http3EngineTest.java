@@ -2,20 +2,28 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.h2bench.server.Listener;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The sampler's HTTP/3 against the project's h3 listener: the bytes, statuses and headers HTTP/2
  * gets, a POST's body read to its end by the server (the stream's FIN came with it), a page's
  * resources multiplexed on one QUIC connection as the server counts them, the wire bytes of the
- * connection's datagrams, Alt-Svc as a browser follows it, and the proxy refused.
+ * connection's datagrams, the socket's receive buffer, Alt-Svc as a browser follows it, and the proxy refused.
  */
 class Http3EngineTest extends AgainstServer {
 
@@ -100,6 +108,22 @@ class Http3EngineTest extends AgainstServer {
     }
 
     @Test
+    void shouldReadWithChromesOneMebibyteSocketBufferWhileItsConnectionIsOpen() throws Exception {
+        assumeThat(Long.parseLong(Files.readAllLines(Path.of("/proc/sys/net/core/rmem_max")).get(0).trim()))
+                .as("net.core.rmem_max caps SO_RCVBUF").isGreaterThanOrEqualTo(1L << 20);
+        Map<Integer, Long> before = udpReceiveBuffers();
+
+        ExchangeResult page = h3("/");
+        Map<Integer, Long> after = udpReceiveBuffers();
+        after.keySet().removeAll(before.keySet());
+
+        assertThat(page.failureMessage()).isNull();
+        // the connection's one new socket; Linux reports twice what SO_RCVBUF asked (socket(7)), and 208 KiB by default
+        assertThat(after).as("this JVM's new UDP sockets, port to rb").hasSize(1);
+        assertThat(after.values()).containsExactly(2L * 1024 * 1024);
+    }
+
+    @Test
     void shouldGoOverTlsFirstAndThenHttp3WhenTheOriginAdvertisesItInAltSvc() throws Exception {
         URI h2Origin = URI.create(server.baseUri(Listener.H2) + "/small-text.txt");
 
@@ -122,6 +146,20 @@ class Http3EngineTest extends AgainstServer {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("HTTP/3 cannot go through an HTTP proxy")
                 .hasMessageContaining("QUIC is UDP");
+    }
+
+    /** This JVM's UDP sockets, local port to receive buffer ({@code rb} of {@code ss -uampn}'s skmem). */
+    private static Map<Integer, Long> udpReceiveBuffers() throws Exception {
+        Process ss = new ProcessBuilder("ss", "-uampnH").redirectErrorStream(true).start();
+        String listing = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(ss.waitFor()).as(listing).isZero();
+        Pattern socket = Pattern.compile(":(\\d+) .*pid=" + ProcessHandle.current().pid() + ",.*\\n\\s+skmem:\\(r\\d+,rb(\\d+),");
+        Map<Integer, Long> buffers = new HashMap<>();
+        Matcher found = socket.matcher(listing);
+        while (found.find()) {
+            buffers.put(Integer.parseInt(found.group(1)), Long.parseLong(found.group(2)));
+        }
+        return buffers;
     }
 
     private ExchangeResult h3(String path) throws Exception {
