@@ -59,11 +59,13 @@ END {
   print ""
   print "One user back to back, 44 kB, mean elapsed in ms (h2load: mean time for request):"
   print ""
-  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 |"
-  print "|---|---:|---:|---:|---:|"
+  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 | h2bench − h2load | others' CPU |"
+  print "|---|---:|---:|---:|---:|---:|---:|"
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
-    printf "| %s | %.3f | %s | %.3f | %s |\n", protocols[p], median(mean, o), (h in count ? sprintf("%.3f", median(mean, h)) : "–"),
-      median(mean, l), (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–")
+    busy = others[o] + 0 > others[h] + 0 ? others[o] : others[h]
+    printf "| %s | %.3f | %s | %.3f | %s | %+.3f | %s |\n", protocols[p], median(mean, o), (h in count ? sprintf("%.3f", median(mean, h)) : "–"),
+      median(mean, l), (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–"), median(mean, o) - median(mean, l),
+      busy == "" ? "–" : sprintf("%.0f %%", busy)
   }
 }

@@ -187,8 +187,9 @@ for protocol in h1 h1-tls h2 h2c; do
   if [ "$protocol" = h1 ] && [ "$profile" = true ]; then
     extra=("-XX:StartFlightRecording=filename=$run/single-h1-h2bench.jfr,settings=profile")
   fi
-  row 44kB 1 "$protocol" h2bench "$(jmeter "$run/single-$protocol-h2bench" h2bench "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})"
-  case "$protocol" in h1|h1-tls) row 44kB 1 "$protocol" hc4 "$(jmeter "$run/single-$protocol-hc4" hc4 "$protocol" 1 44kB)" ;; esac
+  row 44kB 1 "$protocol" h2bench "$(jmeter "$run/single-$protocol-h2bench" h2bench "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})" \
+    1 "$run/single-$protocol-h2bench"
+  case "$protocol" in h1|h1-tls) row 44kB 1 "$protocol" hc4 "$(jmeter "$run/single-$protocol-hc4" hc4 "$protocol" 1 44kB)" 1 "$run/single-$protocol-hc4" ;; esac
   h2load -n 5000 -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" >"$run/single-$protocol-h2load.out" 2>&1 || true
   mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000; sub(/[a-z]+$/, "", v); printf "%.3f", v * f }' "$run/single-$protocol-h2load.out")"
   row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0}"
