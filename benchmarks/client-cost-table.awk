@@ -10,7 +10,7 @@ NR == 1 { next }
   n = ++count[key]
   rate[key, n] = $6; cpu[key, n] = $7; threads[key, n] = $8; rss[key, n] = $9; errors[key, n] = $10; mean[key, n] = $11
   rate_in[key, round] = $6
-  if ($14 != "" && $14 + 0 > others[key] + 0) others[key] = $14
+  if ($14 != "" && (!(key in others) || $14 + 0 > others[key] + 0)) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
   if (round + 0 > repeats) repeats = round + 0
 }
@@ -49,7 +49,7 @@ END {
     for (p = 1; p <= 4; p++) {
       ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
       if (!(ours in count)) continue
-      busy = others[ours] + 0 > others[theirs] + 0 ? others[ours] : others[theirs]
+      busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
       printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
         median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
         ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), most(threads, ours), most(rss, ours),
@@ -63,7 +63,7 @@ END {
   print "|---|---:|---:|---:|---:|---:|---:|"
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
-    busy = others[o] + 0 > others[h] + 0 ? others[o] : others[h]
+    busy = others[o] + 0 >= others[h] + 0 ? others[o] : others[h]
     printf "| %s | %.3f | %s | %.3f | %s | %+.3f | %s |\n", protocols[p], median(mean, o), (h in count ? sprintf("%.3f", median(mean, h)) : "–"),
       median(mean, l), (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–"), median(mean, o) - median(mean, l),
       busy == "" ? "–" : sprintf("%.0f %%", busy)
