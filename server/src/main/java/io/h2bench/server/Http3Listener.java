@@ -6,6 +6,9 @@ import java.util.List;
 
 import org.eclipse.jetty.http3.server.HTTP3ServerConnectionFactory;
 import org.eclipse.jetty.http3.server.HTTP3ServerQuicConfiguration;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.quic.quiche.server.QuicheServerConnectionFactory;
 import org.eclipse.jetty.quic.quiche.server.QuicheServerConnector;
 import org.eclipse.jetty.quic.quiche.server.QuicheServerQuicConfiguration;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -18,7 +21,8 @@ import io.h2bench.server.netem.kernel.KernelLink;
  * The h3 listener: HTTP/3 over QUIC on a UDP port, by default the h2 listener's port number (as
  * sites serve h3 on 443 beside TCP), with the server's handler tree and certificate. The byte proxy
  * relays TCP only, so behind it there is no h3 listener, and {@link #notStartedReason()} says why.
- * Its request streams are guarded by {@link ParkingHTTP3ServerConnectionFactory}.
+ * Its request streams are guarded by {@link ParkingHTTP3ServerConnectionFactory}, and its QUIC
+ * sessions send when ACKs arrive ({@link AckClockedQuicheConnection}).
  */
 final class Http3Listener {
 
@@ -80,7 +84,10 @@ final class Http3Listener {
         return notStartedReason;
     }
 
-    /** Quiche's connector with a PEM directory ({@link PemDirectory}) of its own while it runs. */
+    /**
+     * Quiche's connector with a PEM directory ({@link PemDirectory}) of its own while it runs, whose
+     * one datagram connection is an {@link AckClockedQuicheConnection}.
+     */
     private static final class PemDirectoryConnector extends QuicheServerConnector {
 
         private Path pemDirectory;
@@ -88,6 +95,11 @@ final class Http3Listener {
         PemDirectoryConnector(Server server, SslContextFactory.Server ssl, QuicheServerQuicConfiguration quic,
                               HTTP3ServerConnectionFactory http3) {
             super(server, ssl, quic, http3);
+        }
+
+        @Override
+        protected Connection newConnection(EndPoint endPoint) {
+            return AckClockedQuicheConnection.create(this, (QuicheServerConnectionFactory) getDefaultConnectionFactory(), endPoint);
         }
 
         @Override

@@ -7,18 +7,12 @@ import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.NetworkEngine;
 import io.h2bench.server.ServerSettings;
-import io.h2bench.server.TlsMaterial;
 import io.h2bench.server.netem.LinkProfile;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.security.KeyStore;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,7 +30,7 @@ class KernelAddressTest {
     @EnumSource(value = Listener.class, names = {"H1_TLS", "H2"})
     void shouldPassACertificateCheckByTheLinksAddressWhenBehindTheKernelLink(Listener listener) throws Exception {
         try (KernelServer kernel = KernelServer.start(TWO_MS)) {
-            HttpClient client = HttpClient.newBuilder().sslContext(trusting(kernel.server().tls()))
+            HttpClient client = HttpClient.newBuilder().sslContext(LinkTls.trusting(kernel.server().tls()))
                     .connectTimeout(Duration.ofSeconds(5)).build();
             // The JDK's client checks the URL's host, here an IP address, against the certificate (RFC 2818).
             URI uri = URI.create("https://" + kernel.host() + ":" + kernel.port(listener) + "/style.css");
@@ -57,21 +51,5 @@ class KernelAddressTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--bind 0.0.0.0 applies to the proxy engine")
                 .hasMessageContaining("at the link's address 198.18.");
-    }
-
-    /** Trusts exactly the server's certificate, so the name check is all that can fail. */
-    private static SSLContext trusting(TlsMaterial tls) throws Exception {
-        KeyStore server = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(tls.keystore())) {
-            server.load(in, tls.password().toCharArray());
-        }
-        KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-        trusted.load(null, null);
-        trusted.setCertificateEntry("h2bench", server.getCertificate(server.aliases().nextElement()));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trusted);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
     }
 }
