@@ -371,19 +371,21 @@ public final class ChromiumPageLoads {
             stop(process);
         }
 
-        /** SIGTERM first, which lets Chromium finish its net log (a killed browser leaves it cut off), then SIGKILL. */
+        /**
+         * SIGTERM first, which lets Chromium finish its net log (a killed browser leaves it cut off),
+         * then SIGKILL; its helpers are listed before, since a dead browser no longer has descendants.
+         */
         private static void stop(Process process) {
+            List<ProcessHandle> helpers = process.descendants().toList();
+            process.destroy();
             try {
-                process.destroy();
                 if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
+                    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
                 }
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.waitFor(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            helpers.forEach(ProcessHandle::destroyForcibly);
         }
     }
 
