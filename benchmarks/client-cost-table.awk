@@ -2,17 +2,21 @@
 # beside HC4 with the ratio h2bench / HC4 (h2 against HC4's h1-tls, h2c against HC4's h1). With
 # several repeats a figure is the median of its repeats, the ratio is the medians' ratio with the
 # range of the repeats' own ratios (each repeat's h2bench against the same repeat's HC4), and
-# "others" is the largest share of the machine another program took during the row's measurements.
+# "others" is the largest share of the machine another program took during the row's measurements;
+# "server" is the server's CPU per request during them (median). A second table gives h2load's rows:
+# the same object and connection count per protocol, with C at both ends.
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
   round = $13 == "" ? 1 : $13
   n = ++count[key]
   rate[key, n] = $6; cpu[key, n] = $7; threads[key, n] = $8; rss[key, n] = $9; errors[key, n] = $10; mean[key, n] = $11
+  server[key, n] = $15; if ($15 != "") has_server[key] = 1
   rate_in[key, round] = $6
   if ($14 != "" && (!(key in others) || $14 + 0 > others[key] + 0)) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
   if (round + 0 > repeats) repeats = round + 0
+  if ($4 == "h2load" && $2 != 1) peers = 1
 }
 function peer(protocol) { return protocol == "h2" ? "h1-tls" : protocol == "h2c" ? "h1" : protocol }
 # median(table, key): the median of table[key, 1..count[key]]
@@ -34,14 +38,16 @@ function ratios(ours, theirs,    r, low, high, q, m) {
   }
   return sprintf("%.2f×", median(rate, ours) / m) (repeats > 1 && low != "" ? sprintf(" (%.2f–%.2f)", low, high) : "")
 }
+# server_ms(key): the median server CPU ms per request of key's measurements, or a dash
+function server_ms(key) { return key in has_server ? sprintf("%.3f", median(server, key)) : "–" }
 function most(table, key,    i, m) {
   for (i = 1; i <= count[key]; i++) if (table[key, i] + 0 > m) m = table[key, i] + 0
   return m
 }
 END {
   printf "%d %s per row and client; figures are medians, ratios the medians' with the repeats' range.\n\n", repeats, repeats == 1 ? "measurement" : "measurements"
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
-  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
+  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   split("h1 h1-tls h2 h2c", protocols, " ")
   for (r = 1; r <= rows; r++) {
     split(order[r], part, " ")
@@ -50,10 +56,29 @@ END {
       ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
       if (!(ours in count)) continue
       busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
-      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
+      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
         median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
-        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), most(threads, ours), most(rss, ours),
+        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs), most(threads, ours), most(rss, ours),
         most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
+    }
+  }
+  if (peers) {
+    print ""
+    print "h2load, as many connections as users, one request at a time on each, against the same server:"
+    print "what each protocol costs with C at both ends (h2c against h1, h2 against h1-tls)."
+    print ""
+    print "| object | connections | protocol | h2load req/s | against h1 / h1-tls | h2load CPU ms/req | server CPU ms/req | errors | others' CPU |"
+    print "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+    for (r = 1; r <= rows; r++) {
+      split(order[r], part, " ")
+      for (p = 1; p <= 4; p++) {
+        l = order[r] " " protocols[p] " h2load"; base = order[r] " " peer(protocols[p]) " h2load"
+        if (!(l in count) || part[2] == 1) continue
+        against = "–"
+        if (peer(protocols[p]) != protocols[p] && median(rate, base) > 0) against = sprintf("%.2f×", median(rate, l) / median(rate, base))
+        printf "| %s | %s | %s | %.0f | %s | %.3f | %s | %d | %s |\n", part[1], part[2], protocols[p], median(rate, l), against,
+          median(cpu, l), server_ms(l), most(errors, l), (others[l] == "" ? "–" : sprintf("%.0f %%", others[l]))
+      }
     }
   }
   print ""

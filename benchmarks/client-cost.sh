@@ -9,6 +9,11 @@
 #   others  the share of the machine's CPU that neither JMeter nor the server used during each
 #           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
+#   server  the server's CPU ms per request during each measurement (it shares the cores: a
+#           protocol that costs it more leaves less to the client)
+#   peers   per object and user count, in the first repeat: h2load with as many connections, one
+#           request at a time on each, per protocol: requests/s, h2load's and the server's CPU ms per
+#           request; what each protocol costs when both ends are written in C
 #   single  one user back to back, 44 kB: mean elapsed of h2bench and HC4, and h2load's mean time
 #           for request, per protocol
 #   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
@@ -138,6 +143,20 @@ settings() {
   esac
 }
 
+# account DIR BUSY SERVER STARTED: after a measured client run in DIR that began when the machine's
+# busy seconds were BUSY, the server's CPU seconds SERVER, at STARTED: writes DIR/server.cpu (the
+# server's CPU seconds since) and DIR/others.pct (the machine's busy CPU less the client's and the
+# server's, in % of all cores' time)
+account() {
+  local dir="$1" server
+  server="$(awk -v a="$3" -v b="$(tree_cpu_seconds "$server_pid")" 'BEGIN { print b - a }')"
+  echo "$server" >"$dir/server.cpu"
+  awk -v busy="$(awk -v a="$2" -v b="$(machine_busy_seconds)" 'BEGIN { print b - a }')" \
+    -v client="$(cat "$dir/client.cpu")" -v server="$server" \
+    -v wall="$(awk -v a="$4" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" -v cores="$(nproc)" \
+    'BEGIN { o = 100 * (busy - client - server) / (wall * cores); printf "%.1f\n", o < 0 ? 0 : o }' >"$dir/others.pct"
+}
+
 # jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors mean_ms
 jmeter() {
   local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
@@ -152,11 +171,7 @@ jmeter() {
     -Jh2bench_users="$hu" -Jjmeter_users="$ju" -Jduration="$duration" -Jramp=1 -Jpath="$(path_of "$object")" \
     -Jscheme="$scheme" -Jport="${ports[$key]}" -Jhttp_version="$version" -Jprotocol="$protocol" >/dev/null \
     || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
-  # others: the machine's busy CPU less this JMeter's and the server's, in % of all cores' time
-  awk -v busy="$(awk -v a="$busy_before" -v b="$(machine_busy_seconds)" 'BEGIN { print b - a }')" \
-    -v client="$(cat "$dir/client.cpu")" -v server="$(awk -v a="$server_before" -v b="$(tree_cpu_seconds "$server_pid")" 'BEGIN { print b - a }')" \
-    -v wall="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" -v cores="$(nproc)" \
-    'BEGIN { o = 100 * (busy - client - server) / (wall * cores); printf "%.1f\n", o < 0 ? 0 : o }' >"$dir/others.pct"
+  account "$dir" "$busy_before" "$server_before" "$started"
   awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
     'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++ }
      END { span = (last - first) / 1000; if (span <= 0) span = 1
@@ -171,13 +186,17 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct" >"$out/results.csv"
-# row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv (others' share from DIR)
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request" >"$out/results.csv"
+# row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv (others' share and
+# the server's CPU per request from DIR)
 row() {
-  local others=""
-  [ -z "${7:-}" ] || others="$(cat "$7/others.pct")"
-  echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others" >>"$out/results.csv"
-  echo "   $1 $2 $3 $4: $5${others:+ (others $others % of the machine)}"
+  local others="" server=""
+  if [ -n "${7:-}" ]; then
+    others="$(cat "$7/others.pct")"
+    server="$(awk -v cpu="$(cat "$7/server.cpu")" -v n="$(echo "$5" | cut -d' ' -f1)" 'BEGIN { if (n > 0) printf "%.4f", cpu * 1000 / n }')"
+  fi
+  echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server" >>"$out/results.csv"
+  echo "   $1 $2 $3 $4: $5${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
 }
 
 echo "== one user back to back, 44 kB"
@@ -220,8 +239,30 @@ throughput() {
   fi
 }
 
+# peers OBJECT USERS: h2load with USERS connections for --duration s per protocol, one request at a time
+# on each (as a JMeter user sends), against the same server: one line of results.csv each
+peers() {
+  local object="$1" n="$2" protocol dir busy_before server_before started
+  echo "== $object, $n connections, h2load per protocol, $duration s each"
+  for protocol in h1 h1-tls h2 h2c; do
+    settings "$protocol"
+    dir="$run/$object-$n-$protocol-h2load"
+    mkdir -p "$dir"
+    busy_before="$(machine_busy_seconds)" server_before="$(tree_cpu_seconds "$server_pid")" started="$(date +%s.%N)"
+    measured "$dir/client" h2load -c "$n" -m 1 -D "$duration" ${h2load_opts[@]+"${h2load_opts[@]}"} \
+      "$scheme://127.0.0.1:${ports[$key]}$(path_of "$object")" || { echo "h2load failed ($dir/client.out)" >&2; return 1; }
+    account "$dir" "$busy_before" "$server_before" "$started"
+    # "finished in 15.00s, 61453.12 req/s, 19.81MB/s" and
+    # "requests: 1000 total, 1000 started, 1000 done, 1000 succeeded, 0 failed, 0 errored, 0 timeout"
+    row "$object" "$n" "$protocol" h2load "$(awk -v cpu="$(cat "$dir/client.cpu")" -v threads="$(cat "$dir/client.threads")" '
+      /^finished in/ { rate = $4 } /^requests:/ { done = $8; failed = $10 + $12 + $14 }
+      END { printf "%d %.1f %.3f %d 0 %d 0", done, rate, done ? cpu * 1000 / done : 0, threads, failed }' "$dir/client.out")" 1 "$dir"
+  done
+}
+
 for object in $objects; do
   for n in $users; do
+    peers "$object" "$n"
     for round in $(seq 1 "$repeats"); do
       echo "== $object, $n users, $duration s each, repeat $round of $repeats"
       # h2bench first in odd repeats, HC4 first in even ones: a drift in the machine's speed across a
