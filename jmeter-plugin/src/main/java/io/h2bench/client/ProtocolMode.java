@@ -26,6 +26,12 @@ public enum ProtocolMode {
      */
     HTTP_3_ALT_SVC;
 
+    private record Parsed(String value, ProtocolMode mode) {
+    }
+
+    /** The last value parsed and its mode (one per plan, usually; a race only parses again). */
+    private static volatile Parsed lastParsed;
+
     /**
      * Reads a property value; blank means {@link #HTTP_2}. Anything else unknown is refused, so a
      * typo in a plan fails its samples with a clear message instead of measuring another protocol.
@@ -34,8 +40,15 @@ public enum ProtocolMode {
         if (value == null || value.isBlank()) {
             return HTTP_2;
         }
+        // Read once per sample: a plan's one value is recognised by an equals, not parsed again.
+        Parsed seen = lastParsed;
+        if (seen != null && seen.value().equals(value)) {
+            return seen.mode();
+        }
         try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
+            ProtocolMode mode = valueOf(value.trim().toUpperCase(Locale.ROOT));
+            lastParsed = new Parsed(value, mode);
+            return mode;
         } catch (IllegalArgumentException unknown) {
             throw new IllegalArgumentException("HTTP version must be one of HTTP_1_1, HTTP_2, H2C, H2C_UPGRADE, HTTP_3, "
                     + "HTTP_3_ALT_SVC; was '"
