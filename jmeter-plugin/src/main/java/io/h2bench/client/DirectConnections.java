@@ -224,7 +224,7 @@ final class DirectConnections {
         private Connection newConnection(EndPoint endPoint, ConnectAttempt attempt) {
             attempt.connected = true;
             WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
-            return new Http11Connection(endPoint, shared.connector().getExecutor(), wire, this);
+            return new Http11Connection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(), wire, this);
         }
 
         /** Tries each resolved address in turn, as Jetty's client does, within the exchange's connect timeout. */

@@ -12,8 +12,10 @@ import org.eclipse.jetty.http.HttpGenerator;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 
@@ -27,7 +29,12 @@ import org.eclipse.jetty.util.Callback;
  */
 final class Http11Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
 
-    private static final int READ_BYTES = 16 * 1024;
+    /**
+     * Larger than a TLS record's plaintext: Jetty's TLS end point decrypts straight into a buffer with
+     * more room than the engine's application buffer (JSSE's: 16,704 bytes with TLS 1.3, 16,680 with
+     * 1.2), and into a buffer of its own, copied afterwards, into a smaller one.
+     */
+    private static final int READ_BYTES = 32 * 1024;
     /** Room for a request's header block; a larger one fails the exchange with the generator's error. */
     private static final int HEADER_BYTES = 16 * 1024;
 
@@ -44,7 +51,9 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
     private final WireConnection wire;
     private final HttpParser parser = new HttpParser(this);
     private final HttpGenerator generator = new HttpGenerator();
-    private final ByteBuffer in = BufferUtil.allocate(READ_BYTES);
+    private final ByteBufferPool pool;
+    /** Bytes read and not parsed yet; taken from the pool for a read and given back once parsed. */
+    private RetainableByteBuffer input;
     /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
     private ByteBuffer header;
     private volatile Http11Exchange exchange;
@@ -55,8 +64,9 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
     private HttpFields.Mutable fields;
     private boolean interim;
 
-    Http11Connection(EndPoint endPoint, Executor executor, WireConnection wire, Owner owner) {
+    Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire, Owner owner) {
         super(endPoint, executor);
+        this.pool = pool;
         this.wire = wire;
         this.owner = owner;
     }
@@ -111,8 +121,17 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
         owner.released(this, keep);
     }
 
+    /**
+     * Reads and parses until the socket has nothing more. The input buffer is taken from the pool for
+     * the read and given back once parsed, always before asking for the next read: from then on
+     * another thread may run this method, and must not find a buffer this one is giving back.
+     */
     @Override
     public void onFillable() {
+        if (input == null) {
+            input = pool.acquire(READ_BYTES, false);
+        }
+        ByteBuffer in = input.getByteBuffer();
         try {
             while (true) {
                 if (!in.hasRemaining()) {
@@ -121,22 +140,32 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
                 int filled = getEndPoint().fill(in);
                 if (filled < 0) {
                     endOfInput();
+                    releaseInputIfParsed();
                     return;
                 }
                 if (filled == 0) {
+                    releaseInputIfParsed();
                     if (getEndPoint().isOpen()) {
                         fillInterested();
                     }
                     return;
                 }
-                parse();
+                parse(in);
             }
         } catch (Throwable failure) {
+            releaseInputIfParsed();
             failAndClose(failure);
         }
     }
 
-    private void parse() {
+    private void releaseInputIfParsed() {
+        if (input != null && !input.getByteBuffer().hasRemaining()) {
+            input.release();
+            input = null;
+        }
+    }
+
+    private void parse(ByteBuffer in) {
         while (in.hasRemaining()) {
             Http11Exchange current = exchange;
             if (current == null) {

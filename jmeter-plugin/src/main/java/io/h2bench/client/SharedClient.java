@@ -65,6 +65,9 @@ public final class SharedClient {
         // default, allow 1,000 pushed streams, not Jetty's 32, so that a page that pushes its 500 items
         // gets them pushed (seed 004), and flow control never limits a download before TCP does.
         HTTP2Client http2 = new HTTP2Client(connector);
+        // Room for more than a TLS record's plaintext, so that TLS decrypts into the session's read
+        // buffer instead of a buffer of its own copied afterwards (Jetty's default 8 KB; Http11Connection).
+        http2.setInputBufferSize(32 * 1024);
         // h2 first: ALPN offers the protocols in this order, then http/1.1 (refused per request in
         // UserConnections when HTTP/2 was chosen explicitly). The first
         // request of a new HTTP/2 connection leaves with the preface, not after the server's SETTINGS.
