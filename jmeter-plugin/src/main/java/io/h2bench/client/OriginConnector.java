@@ -80,9 +80,13 @@ final class OriginConnector {
         context.put(ProfileRouting.PROFILE_CONTEXT_KEY, profile);
         ClientConnector connector = shared.connector();
         ConnectAttempt attempt = new ConnectAttempt(exchange, connector, context, failure);
-        ClientConnectionFactory protocol = (endPoint, ignored) -> {
-            attempt.connected = true;
-            return maker.newConnection(endPoint, shared.registry().find(endPoint.getLocalSocketAddress()));
+        ClientConnectionFactory protocol = new ClientConnectionFactory() {
+            @Override
+            public Connection newConnection(EndPoint endPoint, Map<String, Object> ignored) {
+                attempt.connected = true;
+                // The client's connection listeners see it open and close, as they see Jetty's own connections.
+                return customize(maker.newConnection(endPoint, shared.registry().find(endPoint.getLocalSocketAddress())), context);
+            }
         };
         // The TLS engine takes its peer from the resolved address, and its certificate from the profile (ProfileTls).
         context.put(ClientConnectionFactory.CONTEXT_KEY,
