@@ -84,7 +84,7 @@ final class DirectHttp2Connections {
         private final List<Http2FrameConnection> open = new ArrayList<>();
         private Http2FrameConnection current;
         private boolean connecting;
-        private boolean closing;
+        private volatile boolean closing;
 
         Origin(ConnectionProfile profile) {
             this.profile = profile;
@@ -96,13 +96,20 @@ final class DirectHttp2Connections {
                 boolean connect = false;
                 synchronized (this) {
                     connection = current;
-                    if (connection == null) {
+                    if (closing) {
+                        // Handed back by a connection that closed with the user's: nothing else will send it.
+                        connection = null;
+                    } else if (connection == null) {
                         waiting.add(exchange);
                         if (!connecting && !closing) {
                             connecting = true;
                             connect = true;
                         }
                     }
+                }
+                if (closing) {
+                    exchange.fail(StreamExchange.stopped("the user's connections were closed"));
+                    return;
                 }
                 if (connection == null) {
                     if (connect) {

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -49,32 +48,13 @@ final class Http11Exchange implements OriginConnector.Waiting {
     }
 
     @Override
-    public CompletableFuture<ExchangeResult> result() {
-        return recorder.result();
+    public ExchangeRecorder recorder() {
+        return recorder;
     }
 
     @Override
     public boolean finished() {
         return done.get();
-    }
-
-    /** On a connection whose TCP connect and TLS handshake are done. */
-    @Override
-    public boolean connected() {
-        return recorder.hasConnection();
-    }
-
-    /** Given a connection (which may still be in its TLS handshake). */
-    @Override
-    public boolean assigned() {
-        return recorder.isAssigned();
-    }
-
-    /** When the TLS handshake under way on its connection last heard from the server, or 0. */
-    @Override
-    public long handshakeHeardNanos() {
-        WireConnection wire = recorder.wire();
-        return wire == null ? 0 : wire.handshakeHeardNanos();
     }
 
     boolean head() {

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
@@ -58,29 +56,13 @@ final class Http2Exchange implements OriginConnector.Waiting {
     }
 
     @Override
-    public CompletableFuture<ExchangeResult> result() {
-        return recorder.result();
+    public ExchangeRecorder recorder() {
+        return recorder;
     }
 
     @Override
     public boolean finished() {
         return done.get();
-    }
-
-    @Override
-    public boolean connected() {
-        return recorder.hasConnection();
-    }
-
-    @Override
-    public boolean assigned() {
-        return recorder.isAssigned();
-    }
-
-    @Override
-    public long handshakeHeardNanos() {
-        WireConnection wire = recorder.wire();
-        return wire == null ? 0 : wire.handshakeHeardNanos();
     }
 
     boolean pushed() {
@@ -142,7 +124,7 @@ final class Http2Exchange implements OriginConnector.Waiting {
         ErrorCode code = ErrorCode.from(error);
         String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
         // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
-        if (responseEnded.get() || code == ErrorCode.NO_ERROR && wholeResponse()) {
+        if (responseEnded.get() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
             // The response is whole: the reset only ended the request side.
             requestEnded();
             succeed();
@@ -166,15 +148,6 @@ final class Http2Exchange implements OriginConnector.Waiting {
             recorder.completed(head, failure);
             ended();
         }
-    }
-
-    private boolean wholeResponse() {
-        ExchangeRecorder.ResponseHead current = head;
-        if (current == null) {
-            return false;
-        }
-        long declared = current.fields().getLongField(HttpHeader.CONTENT_LENGTH);
-        return declared >= 0 && declared == recorder.bodySize();
     }
 
     /** The response ended; the exchange succeeds once its request side has ended too. */

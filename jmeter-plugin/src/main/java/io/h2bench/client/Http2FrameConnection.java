@@ -67,6 +67,7 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     private int localStreams;
     /** One stream until the server's SETTINGS: its limit is unknown before (RFC 9113 section 3.4 allows sending). */
     private int maxLocalStreams = 1;
+    private boolean serverSettings;
     private int remoteStreams;
     private boolean retired;
 
@@ -260,7 +261,12 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
         synchronized (this) {
             writer.peerSettings(frame.getSettings(), streams.values());
             Integer max = frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS);
-            maxLocalStreams = max != null ? max : maxLocalStreams == 1 ? Integer.MAX_VALUE : maxLocalStreams;
+            if (max != null) {
+                maxLocalStreams = max;
+            } else if (!serverSettings) {
+                maxLocalStreams = Integer.MAX_VALUE; // no limit announced: Jetty's client sets none either
+            }
+            serverSettings = true;
             writer.queue(new SettingsFrame(Map.of(), true));
             openWaiting();
         }

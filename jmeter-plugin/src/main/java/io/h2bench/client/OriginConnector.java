@@ -31,20 +31,32 @@ final class OriginConnector {
     interface Waiting {
         ExchangeRequest request();
 
-        CompletableFuture<ExchangeResult> result();
+        /** The recorder of the exchange's events: it knows the connection the exchange was given. */
+        ExchangeRecorder recorder();
 
         boolean finished();
 
+        void fail(Throwable failure);
+
+        default CompletableFuture<ExchangeResult> result() {
+            return recorder().result();
+        }
+
         /** On a connection whose TCP connect and TLS handshake are done. */
-        boolean connected();
+        default boolean connected() {
+            return recorder().hasConnection();
+        }
 
         /** Given a connection (which may still be in its TLS handshake). */
-        boolean assigned();
+        default boolean assigned() {
+            return recorder().isAssigned();
+        }
 
         /** When the TLS handshake under way on its connection last heard from the server, or 0. */
-        long handshakeHeardNanos();
-
-        void fail(Throwable failure);
+        default long handshakeHeardNanos() {
+            WireConnection wire = recorder().wire();
+            return wire == null ? 0 : wire.handshakeHeardNanos();
+        }
     }
 
     /** Makes the protocol's connection on a connected end point, which {@code wire} counts. */

@@ -192,7 +192,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
             ErrorCode code = ErrorCode.from(frame.getError());
             String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
             // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
-            if (responseEnded.get() || code == ErrorCode.NO_ERROR && wholeResponse()) {
+            if (responseEnded.get() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
                 // The response is whole: the reset only ended the request side.
                 requestEnded();
                 succeed();
@@ -225,15 +225,6 @@ final class StreamExchange implements Stream.Listener, Invocable {
     public InvocationType getInvocationType() {
         // Never blocks: the recorder only takes times and copies bytes.
         return InvocationType.NON_BLOCKING;
-    }
-
-    private boolean wholeResponse() {
-        ExchangeRecorder.ResponseHead current = head;
-        if (current == null) {
-            return false;
-        }
-        long declared = current.fields().getLongField(HttpHeader.CONTENT_LENGTH);
-        return declared >= 0 && declared == recorder.bodySize();
     }
 
     /** The response ended; the exchange succeeds once its request side has ended too. */
