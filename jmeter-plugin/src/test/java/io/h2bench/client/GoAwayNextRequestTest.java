@@ -92,24 +92,10 @@ class GoAwayNextRequestTest {
     @Test
     void shouldSendTheNextRequestOnANewConnectionWhenTheSessionStopsUnderIt() throws Exception {
         profile = ConnectionProfile.DIRECT.withPreset(BrowserPreset.JETTY);
-        SharedClient shared = SharedClient.acquire();
-        ConnectionCatcher connections = new ConnectionCatcher();
-        // HttpClient gives its Connection.Listener beans to every connection it opens.
-        shared.httpClient().addBean(connections);
-        try {
-            ExchangeResult first = get("/ok");
-            List<CompletableFuture<ExchangeResult>> slow = slowRequests();
-            CompletableFuture<ExchangeResult> next = slow.get(0).thenCompose(failed -> user.sendAsync(request("/ok"), profile));
-            handler.awaitSlow();
-
+        assertNextOnNewConnectionWhenEnded(connections -> {
             assertThat(connections.sessions).hasSize(1);
             connections.sessions.get(0).stop();
-
-            assertNextOnNewConnection(first, slow.get(0), next);
-        } finally {
-            shared.httpClient().removeBean(connections);
-            shared.release();
-        }
+        });
     }
 
     /**
@@ -119,8 +105,17 @@ class GoAwayNextRequestTest {
      */
     @Test
     void shouldSendTheNextRequestOnANewConnectionWhenTheConnectionClosesUnderIt() throws Exception {
+        assertNextOnNewConnectionWhenEnded(connections -> {
+            assertThat(connections.ownHttp2).hasSize(1);
+            connections.ownHttp2.get(0).close();
+        });
+    }
+
+    /** {@code end} ends the user's connection while slow requests are in flight; the first to fail sends the next. */
+    private void assertNextOnNewConnectionWhenEnded(Ending end) throws Exception {
         SharedClient shared = SharedClient.acquire();
         ConnectionCatcher connections = new ConnectionCatcher();
+        // HttpClient gives its Connection.Listener beans to every connection it opens, and so does OriginConnector.
         shared.httpClient().addBean(connections);
         try {
             ExchangeResult first = get("/ok");
@@ -128,22 +123,16 @@ class GoAwayNextRequestTest {
             CompletableFuture<ExchangeResult> next = slow.get(0).thenCompose(failed -> user.sendAsync(request("/ok"), profile));
             handler.awaitSlow();
 
-            assertThat(connections.ownHttp2).hasSize(1);
-            connections.ownHttp2.get(0).close();
+            end.endUnder(connections);
 
-            assertNextOnNewConnection(first, slow.get(0), next);
+            assertThat(slow.get(0).get(10, TimeUnit.SECONDS).failed()).isTrue();
+            ExchangeResult result = next.get(10, TimeUnit.SECONDS);
+            assertThat(result.failed()).as(result.failureMessage()).isFalse();
+            assertThat(result.connectionId()).isNotEqualTo(first.connectionId());
         } finally {
             shared.httpClient().removeBean(connections);
             shared.release();
         }
-    }
-
-    private static void assertNextOnNewConnection(ExchangeResult first, CompletableFuture<ExchangeResult> failing,
-                                                  CompletableFuture<ExchangeResult> next) throws Exception {
-        assertThat(failing.get(10, TimeUnit.SECONDS).failed()).isTrue();
-        ExchangeResult result = next.get(10, TimeUnit.SECONDS);
-        assertThat(result.failed()).as(result.failureMessage()).isFalse();
-        assertThat(result.connectionId()).isNotEqualTo(first.connectionId());
     }
 
     private void assertNextRequestsSucceedAfter(String goAwayPath) throws Exception {
@@ -257,6 +246,11 @@ class GoAwayNextRequestTest {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
             response.write(true, ByteBuffer.wrap(new byte[1_000]), callback);
         }
+    }
+
+    /** How a test ends the user's connection under its streams. */
+    private interface Ending {
+        void endUnder(ConnectionCatcher connections) throws Exception;
     }
 
     /** The client's HTTP/2 sessions and its own HTTP/2 connections, as they open. */
