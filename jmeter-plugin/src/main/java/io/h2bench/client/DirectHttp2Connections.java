@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,21 +8,27 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.EndPoint;
 
 /**
- * A virtual user's cleartext HTTP/2 connections (h2c with prior knowledge) that the sampler drives
- * itself (issue 20), the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
+ * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
+ * knowledge, and h2 over TLS when HTTP/2 was asked for explicitly (ALPN must choose h2), the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
  * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
  * Jetty's frame codec, and neither {@code HttpClient} nor {@code HTTP2Session} runs. One connection
  * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
  * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
  * waited on it goes to the next one.
  * <p>
- * h2 over TLS, the h2c upgrade, requests through a proxy, requests the client itself redirects,
+ * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy, requests the client itself redirects,
  * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
  * own) stay with {@code HttpClient} and {@link DirectSessions}.
  */
 final class DirectHttp2Connections {
+
+    /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
+    private static final List<String> ALPN = List.of("h2", "http/1.1");
 
     private final SharedClient shared;
     private final ResponseTimeouts responseTimeouts;
@@ -39,8 +46,11 @@ final class DirectHttp2Connections {
     /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
     static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
         ProtocolMode mode = exchange.mode();
-        return (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2)
-                && "http".equalsIgnoreCase(exchange.uri().getScheme()) && !exchange.followRedirects()
+        String scheme = exchange.uri().getScheme();
+        boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
+        // h2 asked for explicitly: a server whose ALPN picks http/1.1 fails the exchange, it never falls back.
+        boolean h2Only = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme) && !exchange.alpnFallback();
+        return (priorKnowledge || h2Only) && !exchange.followRedirects()
                 && profile.preset().http2() != null
                 && profile.proxyFor(exchange.uri().getHost()) == null
                 && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
@@ -191,10 +201,39 @@ final class DirectHttp2Connections {
 
         private void connect(Http2Exchange exchange) {
             BrowserPreset.Http2 preset = profile.preset().http2();
-            connector.connect(exchange, profile,
-                    (endPoint, wire) -> new Http2FrameConnection(endPoint, shared.connector().getExecutor(),
-                            shared.connector().getByteBufferPool(), wire, preset, this),
-                    (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+            URI uri = exchange.request().uri();
+            boolean secure = "https".equalsIgnoreCase(uri.getScheme());
+            Executor executor = shared.connector().getExecutor();
+            connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
+                String negotiated = OriginConnector.negotiated(endPoint);
+                if (secure && !"h2".equals(negotiated)) {
+                    String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+                    return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
+                }
+                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), wire, preset, this);
+            }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+        }
+    }
+
+    /** A TLS connection on which ALPN chose another protocol than h2: it carries nothing and closes. */
+    private static final class NotHttp2 extends AbstractConnection {
+
+        private final Runnable refuse;
+
+        NotHttp2(EndPoint endPoint, Executor executor, Runnable refuse) {
+            super(endPoint, executor);
+            this.refuse = refuse;
+        }
+
+        @Override
+        public void onOpen() {
+            super.onOpen();
+            refuse.run();
+            close();
+        }
+
+        @Override
+        public void onFillable() {
         }
     }
 }

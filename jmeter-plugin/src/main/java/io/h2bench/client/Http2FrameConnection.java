@@ -30,9 +30,10 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 
 /**
- * One cleartext HTTP/2 connection (prior knowledge) of one user to one origin, driven at the frame
- * level with Jetty's codec ({@link Parser}, and {@link Http2FrameWriter} on its generator and HPACK
- * encoder) on the end point Jetty's {@code ClientConnector} opened: no {@code HTTP2Session}, whose
+ * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
+ * driven at the frame level with Jetty's codec ({@link Parser}, and {@link Http2FrameWriter} on its
+ * generator and HPACK encoder) on the end point Jetty's {@code ClientConnector} opened (under TLS for
+ * h2): no {@code HTTP2Session}, whose
  * stream and flusher machinery cost the sampler most of its HTTP/2 CPU (issue 20). It starts as a
  * browser does ({@link PresetHttp2Connection}), carries one stream until the server's SETTINGS say
  * how many (as {@link EarlyRequestHttp2}), keeps more requests waiting in order, and controls the

@@ -10,17 +10,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import org.eclipse.jetty.alpn.client.ALPNClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.NegotiatingClientConnection;
 import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * Opens the TCP connections (under TLS when the origin is https) that the sampler drives itself,
- * HTTP/1.1 ({@link DirectConnections}) and cleartext HTTP/2 ({@link DirectHttp2Connections}) alike:
+ * HTTP/1.1 ({@link DirectConnections}) and HTTP/2 ({@link DirectHttp2Connections}) alike:
  * Jetty's {@code ClientConnector} connects, with the shared client's TLS, source address, DNS, cps
  * and wire counting, each resolved address in turn within the exchange's connect timeout, and the
  * caller's factory makes the connection on the end point.
@@ -82,6 +84,15 @@ final class OriginConnector {
 
     /** Resolves the origin's host as the profile says and opens a connection for {@code exchange}. */
     void connect(Waiting exchange, ConnectionProfile profile, ConnectionMaker maker, ConnectFailure failure) {
+        connect(exchange, profile, null, maker, failure);
+    }
+
+    /**
+     * As {@link #connect(Waiting, ConnectionProfile, ConnectionMaker, ConnectFailure)}, offering
+     * {@code alpn} in the TLS handshake of an https origin (null: no ALPN); {@code maker} then runs
+     * once the handshake has chosen, and reads the choice off the end point ({@link #negotiated}).
+     */
+    void connect(Waiting exchange, ConnectionProfile profile, List<String> alpn, ConnectionMaker maker, ConnectFailure failure) {
         URI uri = exchange.request().uri();
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
         int port = uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
@@ -100,11 +111,31 @@ final class OriginConnector {
                 return customize(maker.newConnection(endPoint, shared.registry().find(endPoint.getLocalSocketAddress())), context);
             }
         };
+        ClientConnectionFactory overTls = alpn == null ? protocol : negotiating(exchange, connector, protocol, alpn);
         // The TLS engine takes its peer from the resolved address, and its certificate from the profile (ProfileTls).
         context.put(ClientConnectionFactory.CONTEXT_KEY,
-                secure ? connector.newSslClientConnectionFactory(null, protocol) : protocol);
+                secure ? connector.newSslClientConnectionFactory(null, overTls) : protocol);
         shared.routing().resolve(uri.getHost(), port, context,
                 Promise.from(attempt::start, cause -> failure.connectFailed(exchange, cause)));
+    }
+
+    /**
+     * ALPN in the TLS handshake, and the exchange on the connection's wire from the TCP connect on (its
+     * handshake's times and bytes are the exchange's, as an HTTP/1.1 one's are), although the
+     * protocol's connection is made only once the handshake has chosen the protocol.
+     */
+    private ClientConnectionFactory negotiating(Waiting exchange, ClientConnector connector, ClientConnectionFactory protocol,
+                                                List<String> alpn) {
+        ALPNClientConnectionFactory alpnFactory = new ALPNClientConnectionFactory(connector.getExecutor(), protocol, alpn);
+        return (endPoint, context) -> {
+            exchange.recorder().attach(shared.registry().find(endPoint.getLocalSocketAddress()), true);
+            return alpnFactory.newConnection(endPoint, context);
+        };
+    }
+
+    /** The protocol the TLS handshake on {@code endPoint} chose by ALPN, or null (cleartext, or none chosen). */
+    static String negotiated(EndPoint endPoint) {
+        return endPoint.getConnection() instanceof NegotiatingClientConnection negotiating ? negotiating.getProtocol() : null;
     }
 
     /** Tries each resolved address in turn, as Jetty's client does, within the exchange's connect timeout. */

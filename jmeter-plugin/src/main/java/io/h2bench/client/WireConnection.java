@@ -42,6 +42,8 @@ final class WireConnection {
     private long totalIn;
     private long totalOut;
     private boolean claimed;
+    /** The exchange that claimed the connection, while its TLS handshake may still give it to another. */
+    private ExchangeRecorder claimer;
     private boolean secure;
     private long tlsStartNanos;
     private long handshakeDoneNanos;
@@ -131,6 +133,9 @@ final class WireConnection {
         }
         boolean claim = mayClaim && !claimed;
         claimed = true;
+        if (claim) {
+            claimer = exchange;
+        }
         inFlight.add(exchange);
         if (willSend) {
             sending.add(exchange);
@@ -167,6 +172,11 @@ final class WireConnection {
         }
         inFlight.remove(exchange);
         sending.remove(exchange);
+        if (exchange == claimer && !ready()) {
+            // It gave up during the TLS handshake: the next exchange on the connection is the one it was opened for.
+            claimed = false;
+            claimer = null;
+        }
     }
 
     synchronized void bytesRead(long bytes) {
