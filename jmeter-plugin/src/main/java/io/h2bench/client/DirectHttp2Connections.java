@@ -124,6 +124,9 @@ final class DirectHttp2Connections {
                 if (connection == null) {
                     if (connect) {
                         connect(exchange);
+                    } else {
+                        // Behind a connect for another request, which may never finish (a silent TLS peer).
+                        connector.armConnectTimer(exchange);
                     }
                     return;
                 }

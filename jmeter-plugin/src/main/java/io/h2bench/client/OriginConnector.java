@@ -126,7 +126,16 @@ final class OriginConnector {
      */
     private ClientConnectionFactory negotiating(Waiting exchange, ClientConnector connector, ClientConnectionFactory protocol,
                                                 List<String> alpn) {
-        ALPNClientConnectionFactory alpnFactory = new ALPNClientConnectionFactory(connector.getExecutor(), protocol, alpn);
+        ALPNClientConnectionFactory alpnFactory;
+        // It finds the JDK's ALPN processor with the context class loader, which in a test or a tool may not see this plugin's.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(OriginConnector.class.getClassLoader());
+        try {
+            alpnFactory = new ALPNClientConnectionFactory(connector.getExecutor(), protocol, alpn);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
         return (endPoint, context) -> {
             exchange.recorder().attach(shared.registry().find(endPoint.getLocalSocketAddress()), true);
             return alpnFactory.newConnection(endPoint, context);
@@ -194,8 +203,10 @@ final class OriginConnector {
      * The connect timeout as {@link JettyEngine} applies it (JMeter's HttpClient4's): the TCP connect
      * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
      * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
+     * Armed by {@link #connect} for the exchange it connects for; an exchange that waits for a
+     * connection another one opens is armed by its owner.
      */
-    private void armConnectTimer(Waiting exchange) {
+    void armConnectTimer(Waiting exchange) {
         long millis = exchange.request().connectTimeout().toMillis();
         if (millis <= 0) {
             return;
