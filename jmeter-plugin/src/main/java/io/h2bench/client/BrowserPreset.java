@@ -120,6 +120,11 @@ public enum BrowserPreset {
         public int initialStreamWindow() {
             return settings.getOrDefault(INITIAL_WINDOW_SIZE, DEFAULT_WINDOW);
         }
+
+        /** Whether a server's push is taken with {@code open} pushed streams open: push enabled, and room under the stream limit. */
+        public boolean acceptsPush(int open) {
+            return settings.getOrDefault(ENABLE_PUSH, 1) != 0 && open < settings.getOrDefault(MAX_CONCURRENT_STREAMS, Integer.MAX_VALUE);
+        }
     }
 
     /** A browser's QUIC transport parameters (RFC 9000 section 18.2), as HTTP/3 uses them. */

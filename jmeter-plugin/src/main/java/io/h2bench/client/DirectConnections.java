@@ -1,24 +1,12 @@
 package io.h2bench.client;
 
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.io.ClientConnectionFactory;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.Transport;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * A virtual user's HTTP/1.1 connections that the sampler drives itself (issue 20): Jetty's
@@ -34,6 +22,7 @@ final class DirectConnections {
 
     private final SharedClient shared;
     private final ResponseTimeouts responseTimeouts;
+    private final OriginConnector connector;
     private final Map<DirectSessions.Key, Origin> origins = new ConcurrentHashMap<>();
     private final Set<Http11Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -41,6 +30,7 @@ final class DirectConnections {
     DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
         this.shared = shared;
         this.responseTimeouts = responseTimeouts;
+        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient does). */
@@ -202,112 +192,11 @@ final class DirectConnections {
             open.forEach(Http11Connection::close);
         }
 
-        /** Resolves the origin's host as the profile says and opens a connection for {@code exchange}. */
         private void connect(Http11Exchange exchange) {
-            URI uri = exchange.request().uri();
-            boolean secure = "https".equalsIgnoreCase(uri.getScheme());
-            int port = uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
-            Map<String, Object> context = new HashMap<>();
-            // Jetty adds the client's connection listeners (the wire registry's TLS handshake times) from here.
-            context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.httpClient());
-            context.put(Transport.class.getName(), Transport.TCP_IP);
-            context.put(ProfileRouting.PROFILE_CONTEXT_KEY, profile);
-            ClientConnector connector = shared.connector();
-            ConnectAttempt attempt = new ConnectAttempt(exchange, connector, context);
-            ClientConnectionFactory http11 = (endPoint, ignored) -> newConnection(endPoint, attempt);
-            // The TLS engine takes its peer from the resolved address, and its certificate from the profile (ProfileTls).
-            context.put(ClientConnectionFactory.CONTEXT_KEY,
-                    secure ? connector.newSslClientConnectionFactory(null, http11) : http11);
-            shared.routing().resolve(uri.getHost(), port, context, Promise.from(attempt::start, failure -> connectFailed(exchange, failure)));
+            connector.connect(exchange, profile,
+                    (endPoint, wire) -> new Http11Connection(endPoint, shared.connector().getExecutor(),
+                            shared.connector().getByteBufferPool(), wire, this),
+                    (failed, failure) -> connectFailed((Http11Exchange) failed, failure));
         }
-
-        private Connection newConnection(EndPoint endPoint, ConnectAttempt attempt) {
-            attempt.connected = true;
-            WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
-            return new Http11Connection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(), wire, this);
-        }
-
-        /** Tries each resolved address in turn, as Jetty's client does, within the exchange's connect timeout. */
-        private final class ConnectAttempt implements Promise<Connection> {
-
-            private final Http11Exchange exchange;
-            private final ClientConnector connector;
-            private final Map<String, Object> context;
-            private List<InetSocketAddress> addresses = List.of();
-            private int next;
-            /** TCP connected and the connection made: from then on its own events end the exchange. */
-            private volatile boolean connected;
-
-            ConnectAttempt(Http11Exchange exchange, ClientConnector connector, Map<String, Object> context) {
-                this.exchange = exchange;
-                this.connector = connector;
-                this.context = context;
-                context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, this);
-            }
-
-            void start(List<InetSocketAddress> resolved) {
-                addresses = resolved;
-                armConnectTimer(exchange);
-                tryNext(null);
-            }
-
-            private void tryNext(Throwable previous) {
-                if (next >= addresses.size() || closed) {
-                    connectFailed(exchange, previous != null ? previous : new UnknownHostException(exchange.request().uri().getHost()));
-                    return;
-                }
-                connector.connect(addresses.get(next++), context);
-            }
-
-            @Override
-            public void succeeded(Connection connection) {
-                // TCP connected; the connection reports itself open (Origin.opened).
-            }
-
-            @Override
-            public void failed(Throwable failure) {
-                if (connected) {
-                    return; // a TLS handshake that failed: the connection's write and close fail the exchange
-                }
-                if (exchange.finished()) {
-                    connectFailed(exchange, failure);
-                } else {
-                    tryNext(failure);
-                }
-            }
-        }
-    }
-
-    /**
-     * The connect timeout as {@link JettyEngine} applies it (JMeter's HttpClient4's): the TCP connect
-     * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
-     * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
-     */
-    private void armConnectTimer(Http11Exchange exchange) {
-        long millis = exchange.request().connectTimeout().toMillis();
-        if (millis <= 0) {
-            return;
-        }
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis);
-        Scheduler scheduler = shared.httpClient().getScheduler();
-        Runnable check = new Runnable() {
-            @Override
-            public void run() {
-                if (exchange.finished() || exchange.connected()) {
-                    return;
-                }
-                long heard = exchange.handshakeHeardNanos();
-                long silent = System.nanoTime() - heard;
-                if (heard != 0 && silent < timeoutNanos) {
-                    scheduler.schedule(this, timeoutNanos - silent, TimeUnit.NANOSECONDS);
-                } else if (heard == 0 && !exchange.assigned() && inFlight.size() > 1) {
-                    scheduler.schedule(this, millis, TimeUnit.MILLISECONDS);
-                } else {
-                    exchange.fail(new FailureMessages.ConnectTimeoutException(millis, heard != 0));
-                }
-            }
-        };
-        Scheduler.Task task = scheduler.schedule(check, millis, TimeUnit.MILLISECONDS);
-        exchange.result().whenComplete((done, failure) -> task.cancel());
     }
 }

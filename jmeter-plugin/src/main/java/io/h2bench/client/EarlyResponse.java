@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import java.util.function.LongSupplier;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 
@@ -30,6 +31,18 @@ final class EarlyResponse {
             return null;
         }
         return isNoError(result.getResponseFailure()) && wholeBody(response, bodyBytes) ? null : failure;
+    }
+
+    /**
+     * A response that a stream reset with NO_ERROR ended (the sampler's own streams): whole when its
+     * headers came and Content-Length says every byte of its body did.
+     */
+    static boolean whole(ExchangeRecorder.ResponseHead head, long bodyBytes) {
+        if (head == null) {
+            return false;
+        }
+        long declared = head.fields().getLongField(HttpHeader.CONTENT_LENGTH);
+        return declared >= 0 && declared == bodyBytes;
     }
 
     /** The reset raced the end of the response: still whole if Content-Length says every byte came. */

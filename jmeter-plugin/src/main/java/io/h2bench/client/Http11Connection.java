@@ -15,7 +15,6 @@ import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
-import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 
@@ -29,12 +28,6 @@ import org.eclipse.jetty.util.Callback;
  */
 final class Http11Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
 
-    /**
-     * Larger than a TLS record's plaintext: Jetty's TLS end point decrypts straight into a buffer with
-     * more room than the engine's application buffer (JSSE's: 16,704 bytes with TLS 1.3, 16,680 with
-     * 1.2), and into a buffer of its own, copied afterwards, into a smaller one.
-     */
-    private static final int READ_BYTES = 32 * 1024;
     /** Room for a request's header block; a larger one fails the exchange with the generator's error. */
     private static final int HEADER_BYTES = 16 * 1024;
 
@@ -51,9 +44,7 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
     private final WireConnection wire;
     private final HttpParser parser = new HttpParser(this);
     private final HttpGenerator generator = new HttpGenerator();
-    private final ByteBufferPool pool;
-    /** Bytes read and not parsed yet; taken from the pool for a read and given back once parsed. */
-    private RetainableByteBuffer input;
+    private final ReadBuffer input;
     /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
     private ByteBuffer header;
     private volatile Http11Exchange exchange;
@@ -66,7 +57,7 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
 
     Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire, Owner owner) {
         super(endPoint, executor);
-        this.pool = pool;
+        this.input = new ReadBuffer(pool);
         this.wire = wire;
         this.owner = owner;
     }
@@ -121,17 +112,10 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
         owner.released(this, keep);
     }
 
-    /**
-     * Reads and parses until the socket has nothing more. The input buffer is taken from the pool for
-     * the read and given back once parsed, always before asking for the next read: from then on
-     * another thread may run this method, and must not find a buffer this one is giving back.
-     */
+    /** Reads and parses until the socket has nothing more ({@link ReadBuffer} says why the buffer goes back first). */
     @Override
     public void onFillable() {
-        if (input == null) {
-            input = pool.acquire(READ_BYTES, false);
-        }
-        ByteBuffer in = input.getByteBuffer();
+        ByteBuffer in = input.take();
         try {
             while (true) {
                 if (!in.hasRemaining()) {
@@ -140,11 +124,11 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
                 int filled = getEndPoint().fill(in);
                 if (filled < 0) {
                     endOfInput();
-                    releaseInputIfParsed();
+                    input.releaseIfParsed();
                     return;
                 }
                 if (filled == 0) {
-                    releaseInputIfParsed();
+                    input.releaseIfParsed();
                     if (getEndPoint().isOpen()) {
                         fillInterested();
                     }
@@ -153,15 +137,8 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
                 parse(in);
             }
         } catch (Throwable failure) {
-            releaseInputIfParsed();
+            input.releaseIfParsed();
             failAndClose(failure);
-        }
-    }
-
-    private void releaseInputIfParsed() {
-        if (input != null && !input.getByteBuffer().hasRemaining()) {
-            input.release();
-            input = null;
         }
     }
 

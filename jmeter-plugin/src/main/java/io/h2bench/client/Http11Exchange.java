@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -24,7 +23,7 @@ import org.eclipse.jetty.util.BufferUtil;
  * the parsed response handed to the same {@link ExchangeRecorder} the client's listener feeds. The
  * exchange ends, as Jetty's do, when both its request's write has returned and its response is whole.
  */
-final class Http11Exchange {
+final class Http11Exchange implements OriginConnector.Waiting {
 
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
@@ -43,32 +42,19 @@ final class Http11Exchange {
         this.recorder = recorder;
     }
 
-    ExchangeRequest request() {
+    @Override
+    public ExchangeRequest request() {
         return request;
     }
 
-    CompletableFuture<ExchangeResult> result() {
-        return recorder.result();
+    @Override
+    public ExchangeRecorder recorder() {
+        return recorder;
     }
 
-    boolean finished() {
+    @Override
+    public boolean finished() {
         return done.get();
-    }
-
-    /** On a connection whose TCP connect and TLS handshake are done. */
-    boolean connected() {
-        return recorder.hasConnection();
-    }
-
-    /** Given a connection (which may still be in its TLS handshake). */
-    boolean assigned() {
-        return recorder.isAssigned();
-    }
-
-    /** When the TLS handshake under way on its connection last heard from the server, or 0. */
-    long handshakeHeardNanos() {
-        WireConnection wire = recorder.wire();
-        return wire == null ? 0 : wire.handshakeHeardNanos();
     }
 
     boolean head() {
@@ -174,7 +160,8 @@ final class Http11Exchange {
     }
 
     /** Ends the exchange with {@code failure}; its connection is closed, since its state is unknown. */
-    void fail(Throwable failure) {
+    @Override
+    public void fail(Throwable failure) {
         if (done.compareAndSet(false, true)) {
             Http11Connection carrier = connection;
             if (carrier != null) {

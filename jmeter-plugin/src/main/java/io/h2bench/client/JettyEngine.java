@@ -34,6 +34,7 @@ final class JettyEngine implements ProtocolEngine {
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private final DirectSessions sessions;
     private final DirectConnections connections;
+    private final DirectHttp2Connections http2Connections;
     private volatile long user = USERS.incrementAndGet();
     /** The tag of the last request, reused while it fits: Jetty then finds the destination by a cached hash. */
     private volatile UserTag lastTag;
@@ -44,6 +45,7 @@ final class JettyEngine implements ProtocolEngine {
         this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
         this.sessions = new DirectSessions(shared.registry(), responseTimeouts);
         this.connections = new DirectConnections(shared, responseTimeouts);
+        this.http2Connections = new DirectHttp2Connections(shared, responseTimeouts);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
@@ -68,6 +70,9 @@ final class JettyEngine implements ProtocolEngine {
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         if (DirectConnections.eligible(exchange, profile)) {
             return connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+        }
+        if (DirectHttp2Connections.eligible(exchange, profile)) {
+            return http2Connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
         }
         if (!DirectSessions.eligible(exchange)) {
             return sendViaClient(exchange, profile, null);
@@ -158,6 +163,7 @@ final class JettyEngine implements ProtocolEngine {
         }
         sessions.abortAll(reason);
         connections.abortAll(reason);
+        http2Connections.abortAll(reason);
     }
 
     @Override
@@ -167,6 +173,7 @@ final class JettyEngine implements ProtocolEngine {
         upgradedOrigins.clear();
         sessions.reset();
         connections.reset();
+        http2Connections.reset();
         HttpClient client = shared.httpClient();
         for (Destination destination : client.getDestinations()) {
             if (destination.getOrigin().getTag() instanceof UserTag tag && tag.user() == previous) {
@@ -183,6 +190,7 @@ final class JettyEngine implements ProtocolEngine {
         reset();
         closed = true;
         connections.close();
+        http2Connections.close();
         responseTimeouts.destroy();
         shared.release();
     }

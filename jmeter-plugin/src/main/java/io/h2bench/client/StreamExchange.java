@@ -192,7 +192,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
             ErrorCode code = ErrorCode.from(frame.getError());
             String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
             // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
-            if (responseEnded.get() || code == ErrorCode.NO_ERROR && wholeResponse()) {
+            if (responseEnded.get() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
                 // The response is whole: the reset only ended the request side.
                 requestEnded();
                 succeed();
@@ -227,15 +227,6 @@ final class StreamExchange implements Stream.Listener, Invocable {
         return InvocationType.NON_BLOCKING;
     }
 
-    private boolean wholeResponse() {
-        ExchangeRecorder.ResponseHead current = head;
-        if (current == null) {
-            return false;
-        }
-        long declared = current.fields().getLongField(HttpHeader.CONTENT_LENGTH);
-        return declared >= 0 && declared == recorder.bodySize();
-    }
-
     /** The response ended; the exchange succeeds once its request side has ended too. */
     private void succeed() {
         if (responseEnded.compareAndSet(false, true)) {
@@ -266,6 +257,17 @@ final class StreamExchange implements Stream.Listener, Invocable {
 
     /** The frames Jetty's {@code HttpClient} writes for this request (its normalizeRequest and HttpSenderOverHTTP2). */
     private static HTTP2Stream.FrameList frames(ExchangeRequest request) {
+        MetaData.Request metaData = requestMetaData(request);
+        byte[] body = request.body();
+        if (body.length == 0) {
+            return new HTTP2Stream.FrameList(new HeadersFrame(metaData, null, true));
+        }
+        return new HTTP2Stream.FrameList(new HeadersFrame(metaData, null, false),
+                new DataFrame(ByteBuffer.wrap(body), true), null);
+    }
+
+    /** The request's HEADERS as Jetty's {@code HttpClient} makes them for HTTP/2; its body goes in DATA frames. */
+    static MetaData.Request requestMetaData(ExchangeRequest request) {
         URI uri = request.uri();
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
@@ -286,12 +288,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         HttpURI target = HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort())
                 .path(path).query(uri.getRawQuery());
-        MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_2, fields, -1);
-        if (body.length == 0) {
-            return new HTTP2Stream.FrameList(new HeadersFrame(metaData, null, true));
-        }
-        return new HTTP2Stream.FrameList(new HeadersFrame(metaData, null, false),
-                new DataFrame(ByteBuffer.wrap(body), true), null);
+        return new MetaData.Request(request.method(), target, HttpVersion.HTTP_2, fields, -1);
     }
 
     /** A pushed stream takes no slot of the session's. */

@@ -2,6 +2,8 @@ package io.h2bench.client;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
 
 /**
  * One TCP connection as seen on its socket: when it was opened, when it became usable, and every
@@ -42,6 +44,8 @@ final class WireConnection {
     private long totalIn;
     private long totalOut;
     private boolean claimed;
+    /** The exchange that claimed the connection, while its TLS handshake may still give it to another. */
+    private ExchangeRecorder claimer;
     private boolean secure;
     private long tlsStartNanos;
     private long handshakeDoneNanos;
@@ -71,8 +75,15 @@ final class WireConnection {
         alpn = negotiatedAlpn == null || negotiatedAlpn.isEmpty() ? null : negotiatedAlpn;
     }
 
-    synchronized void goAwayReceived(String description) {
-        goAway = description;
+    /** The server sent {@code frame}: its error code and reason explain the close that follows. */
+    void goAwayReceived(GoAwayFrame frame) {
+        ErrorCode code = ErrorCode.from(frame.getError());
+        String reason = frame.tryConvertPayload();
+        String description = (code == null ? "error " + frame.getError() : code.name())
+                + (reason == null || reason.isEmpty() ? "" : ", \"" + reason + "\"");
+        synchronized (this) {
+            goAway = description;
+        }
     }
 
     /** The error code and reason of a GOAWAY the server sent on this connection, or null. */
@@ -131,6 +142,9 @@ final class WireConnection {
         }
         boolean claim = mayClaim && !claimed;
         claimed = true;
+        if (claim) {
+            claimer = exchange;
+        }
         inFlight.add(exchange);
         if (willSend) {
             sending.add(exchange);
@@ -167,6 +181,11 @@ final class WireConnection {
         }
         inFlight.remove(exchange);
         sending.remove(exchange);
+        if (exchange == claimer && !ready()) {
+            // It gave up during the TLS handshake: the next exchange on the connection is the one it was opened for.
+            claimed = false;
+            claimer = null;
+        }
     }
 
     synchronized void bytesRead(long bytes) {

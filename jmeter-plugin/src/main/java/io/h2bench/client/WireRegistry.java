@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLEngine;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Session;
@@ -126,10 +125,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         @Override
         public void onIncomingFrame(Session session, Frame frame) {
             if (frame instanceof GoAwayFrame goAway) {
-                ErrorCode code = ErrorCode.from(goAway.getError());
-                String reason = goAway.tryConvertPayload();
-                wire.goAwayReceived((code == null ? "error " + goAway.getError() : code.name())
-                        + (reason == null || reason.isEmpty() ? "" : ", \"" + reason + "\""));
+                wire.goAwayReceived(goAway);
             }
         }
     }

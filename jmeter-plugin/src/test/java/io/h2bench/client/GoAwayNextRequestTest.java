@@ -43,6 +43,7 @@ class GoAwayNextRequestTest {
     private int port;
     private UserConnections user;
     private GoAwayHandler handler;
+    private ConnectionProfile profile = ConnectionProfile.DIRECT;
 
     @BeforeEach
     void start() throws Exception {
@@ -85,29 +86,51 @@ class GoAwayNextRequestTest {
      * connection closes, and stopping it fails every stream with "no_error/stop"). The streams fail
      * before the connection leaves the pool, and the sampler sends its next request as soon as one
      * fails. Here the session is stopped as Jetty stops it, and the next request leaves from the failure
-     * of a stream in flight.
+     * of a stream in flight. Jetty's sessions carry h2c only for the JETTY preset now (the browsers'
+     * presets run on the sampler's own connection, whose case is the next test).
      */
     @Test
     void shouldSendTheNextRequestOnANewConnectionWhenTheSessionStopsUnderIt() throws Exception {
+        profile = ConnectionProfile.DIRECT.withPreset(BrowserPreset.JETTY);
+        assertNextOnNewConnectionWhenEnded(connections -> {
+            assertThat(connections.sessions).hasSize(1);
+            connections.sessions.get(0).stop();
+        });
+    }
+
+    /**
+     * The same on the sampler's own HTTP/2 connection ({@link Http2FrameConnection}): it closes under
+     * the streams in flight, the first to fail sends the next request at once, and that request must
+     * not find the closing connection still pooled.
+     */
+    @Test
+    void shouldSendTheNextRequestOnANewConnectionWhenTheConnectionClosesUnderIt() throws Exception {
+        assertNextOnNewConnectionWhenEnded(connections -> {
+            assertThat(connections.ownHttp2).hasSize(1);
+            connections.ownHttp2.get(0).close();
+        });
+    }
+
+    /** {@code end} ends the user's connection while slow requests are in flight; the first to fail sends the next. */
+    private void assertNextOnNewConnectionWhenEnded(Ending end) throws Exception {
         SharedClient shared = SharedClient.acquire();
-        SessionCatcher sessions = new SessionCatcher();
-        // HttpClient gives its Connection.Listener beans to every connection it opens.
-        shared.httpClient().addBean(sessions);
+        ConnectionCatcher connections = new ConnectionCatcher();
+        // HttpClient gives its Connection.Listener beans to every connection it opens, and so does OriginConnector.
+        shared.httpClient().addBean(connections);
         try {
             ExchangeResult first = get("/ok");
             List<CompletableFuture<ExchangeResult>> slow = slowRequests();
-            CompletableFuture<ExchangeResult> next = slow.get(0).thenCompose(failed -> user.sendAsync(request("/ok")));
+            CompletableFuture<ExchangeResult> next = slow.get(0).thenCompose(failed -> user.sendAsync(request("/ok"), profile));
             handler.awaitSlow();
 
-            assertThat(sessions.opened).hasSize(1);
-            sessions.opened.get(0).stop();
+            end.endUnder(connections);
 
             assertThat(slow.get(0).get(10, TimeUnit.SECONDS).failed()).isTrue();
             ExchangeResult result = next.get(10, TimeUnit.SECONDS);
             assertThat(result.failed()).as(result.failureMessage()).isFalse();
             assertThat(result.connectionId()).isNotEqualTo(first.connectionId());
         } finally {
-            shared.httpClient().removeBean(sessions);
+            shared.httpClient().removeBean(connections);
             shared.release();
         }
     }
@@ -153,13 +176,13 @@ class GoAwayNextRequestTest {
     private List<CompletableFuture<ExchangeResult>> slowRequests() {
         List<CompletableFuture<ExchangeResult>> slow = new ArrayList<>();
         for (int i = 0; i < IN_FLIGHT; i++) {
-            slow.add(user.sendAsync(request("/slow")));
+            slow.add(user.sendAsync(request("/slow"), profile));
         }
         return slow;
     }
 
     private ExchangeResult get(String path) throws Exception {
-        return user.send(request(path));
+        return user.send(request(path), profile);
     }
 
     private ExchangeRequest request(String path) {
@@ -225,15 +248,23 @@ class GoAwayNextRequestTest {
         }
     }
 
-    /** The client's HTTP/2 sessions, as their connections open. */
-    private static final class SessionCatcher implements Connection.Listener {
+    /** How a test ends the user's connection under its streams. */
+    private interface Ending {
+        void endUnder(ConnectionCatcher connections) throws Exception;
+    }
 
-        final List<HTTP2Session> opened = new CopyOnWriteArrayList<>();
+    /** The client's HTTP/2 sessions and its own HTTP/2 connections, as they open. */
+    private static final class ConnectionCatcher implements Connection.Listener {
+
+        final List<HTTP2Session> sessions = new CopyOnWriteArrayList<>();
+        final List<Http2FrameConnection> ownHttp2 = new CopyOnWriteArrayList<>();
 
         @Override
         public void onOpened(Connection connection) {
             if (connection instanceof HTTP2Connection h2) {
-                opened.add(h2.getSession());
+                sessions.add(h2.getSession());
+            } else if (connection instanceof Http2FrameConnection own) {
+                ownHttp2.add(own);
             }
         }
     }

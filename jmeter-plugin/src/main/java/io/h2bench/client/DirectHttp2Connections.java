@@ -1,0 +1,242 @@
+package io.h2bench.client;
+
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.EndPoint;
+
+/**
+ * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
+ * knowledge, and h2 over TLS when HTTP/2 was asked for explicitly (ALPN must choose h2), the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
+ * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
+ * Jetty's frame codec, and neither {@code HttpClient} nor {@code HTTP2Session} runs. One connection
+ * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
+ * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
+ * waited on it goes to the next one.
+ * <p>
+ * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy, requests the client itself redirects,
+ * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
+ * own) stay with {@code HttpClient} and {@link DirectSessions}.
+ */
+final class DirectHttp2Connections {
+
+    /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
+    private static final List<String> ALPN = List.of("h2", "http/1.1");
+
+    private final SharedClient shared;
+    private final ResponseTimeouts responseTimeouts;
+    private final OriginConnector connector;
+    private final Map<DirectSessions.Key, Origin> origins = new ConcurrentHashMap<>();
+    private final Set<Http2Exchange> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
+        this.shared = shared;
+        this.responseTimeouts = responseTimeouts;
+        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
+    }
+
+    /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
+    static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
+        ProtocolMode mode = exchange.mode();
+        String scheme = exchange.uri().getScheme();
+        boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
+        // h2 asked for explicitly: a server whose ALPN picks http/1.1 fails the exchange, it never falls back.
+        boolean h2Only = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme) && !exchange.alpnFallback();
+        return (priorKnowledge || h2Only) && !exchange.followRedirects()
+                && profile.preset().http2() != null
+                && profile.proxyFor(exchange.uri().getHost()) == null
+                && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
+    }
+
+    CompletableFuture<ExchangeResult> send(DirectSessions.Key key, ExchangeRequest request, ConnectionProfile profile) {
+        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
+        Http2Exchange exchange = new Http2Exchange(request, recorder);
+        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
+                !request.connectTimeout().isZero()));
+        inFlight.add(exchange);
+        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
+        origins.computeIfAbsent(key, ignored -> new Origin(profile)).send(exchange);
+        return result;
+    }
+
+    /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
+    void abortAll(String reason) {
+        for (Http2Exchange exchange : inFlight) {
+            exchange.abort(StreamExchange.stopped(reason));
+        }
+    }
+
+    /** Closes every connection: the next request opens a new one, as a new user would. */
+    void reset() {
+        List<Origin> all = new ArrayList<>(origins.values());
+        origins.clear();
+        all.forEach(Origin::close);
+    }
+
+    void close() {
+        closed = true;
+        reset();
+    }
+
+    /** One origin's connection of this user, and the requests waiting while it opens. */
+    private final class Origin implements Http2FrameConnection.Owner {
+
+        private final ConnectionProfile profile;
+        private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
+        private final List<Http2FrameConnection> open = new ArrayList<>();
+        private Http2FrameConnection current;
+        private boolean connecting;
+        private volatile boolean closing;
+
+        Origin(ConnectionProfile profile) {
+            this.profile = profile;
+        }
+
+        void send(Http2Exchange exchange) {
+            while (true) {
+                Http2FrameConnection connection;
+                boolean connect = false;
+                synchronized (this) {
+                    connection = current;
+                    if (closing) {
+                        // Handed back by a connection that closed with the user's: nothing else will send it.
+                        connection = null;
+                    } else if (connection == null) {
+                        waiting.add(exchange);
+                        if (!connecting && !closing) {
+                            connecting = true;
+                            connect = true;
+                        }
+                    }
+                }
+                if (closing) {
+                    exchange.fail(StreamExchange.stopped("the user's connections were closed"));
+                    return;
+                }
+                if (connection == null) {
+                    if (connect) {
+                        connect(exchange);
+                    } else {
+                        // Behind a connect for another request, which may never finish (a silent TLS peer).
+                        connector.armConnectTimer(exchange);
+                    }
+                    return;
+                }
+                if (connection.send(exchange)) {
+                    return;
+                }
+                forget(connection); // retired under us: the next one takes it
+            }
+        }
+
+        @Override
+        public void opened(Http2FrameConnection connection) {
+            List<Http2Exchange> ready;
+            synchronized (this) {
+                connecting = false;
+                open.add(connection);
+                if (!closing) {
+                    current = connection;
+                }
+                ready = new ArrayList<>(waiting);
+                waiting.clear();
+            }
+            if (closing) {
+                connection.close();
+                ready.forEach(exchange -> exchange.fail(StreamExchange.stopped("the user's connections were closed")));
+                return;
+            }
+            ready.forEach(this::send);
+        }
+
+        @Override
+        public void retired(Http2FrameConnection connection, List<Http2Exchange> unsent) {
+            forget(connection);
+            unsent.forEach(this::send);
+        }
+
+        private synchronized void forget(Http2FrameConnection connection) {
+            open.remove(connection);
+            if (current == connection) {
+                current = null;
+            }
+        }
+
+        /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
+        private void connectFailed(Http2Exchange exchange, Throwable failure) {
+            Http2Exchange retry = null;
+            synchronized (this) {
+                connecting = false;
+                waiting.remove(exchange);
+                Http2Exchange next = waiting.peek();
+                while (next != null && next.finished()) {
+                    waiting.poll();
+                    next = waiting.peek();
+                }
+                if (next != null && !closing) {
+                    connecting = true;
+                    retry = next;
+                }
+            }
+            exchange.fail(failure);
+            if (retry != null) {
+                connect(retry);
+            }
+        }
+
+        void close() {
+            List<Http2FrameConnection> all;
+            synchronized (this) {
+                closing = true;
+                all = new ArrayList<>(open);
+                current = null;
+            }
+            all.forEach(Http2FrameConnection::close);
+        }
+
+        private void connect(Http2Exchange exchange) {
+            BrowserPreset.Http2 preset = profile.preset().http2();
+            URI uri = exchange.request().uri();
+            boolean secure = "https".equalsIgnoreCase(uri.getScheme());
+            Executor executor = shared.connector().getExecutor();
+            connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
+                String negotiated = OriginConnector.negotiated(endPoint);
+                if (secure && !"h2".equals(negotiated)) {
+                    String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+                    return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
+                }
+                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), wire, preset, this);
+            }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+        }
+    }
+
+    /** A TLS connection on which ALPN chose another protocol than h2: it carries nothing and closes. */
+    private static final class NotHttp2 extends AbstractConnection {
+
+        private final Runnable refuse;
+
+        NotHttp2(EndPoint endPoint, Executor executor, Runnable refuse) {
+            super(endPoint, executor);
+            this.refuse = refuse;
+        }
+
+        @Override
+        public void onOpen() {
+            super.onOpen();
+            refuse.run();
+            close();
+        }
+
+        @Override
+        public void onFillable() {
+        }
+    }
+}

@@ -1,0 +1,400 @@
+package io.h2bench.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.RetryableStreamException;
+import org.eclipse.jetty.http2.frames.DataFrame;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.http2.frames.PingFrame;
+import org.eclipse.jetty.http2.frames.PrefaceFrame;
+import org.eclipse.jetty.http2.frames.PushPromiseFrame;
+import org.eclipse.jetty.http2.frames.ResetFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
+import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
+import org.eclipse.jetty.http2.parser.Parser;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.util.BufferUtil;
+
+/**
+ * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
+ * driven at the frame level with Jetty's codec ({@link Parser}, and {@link Http2FrameWriter} on its
+ * generator and HPACK encoder) on the end point Jetty's {@code ClientConnector} opened (under TLS for
+ * h2): no {@code HTTP2Session}, whose stream and flusher machinery cost the sampler most of its
+ * HTTP/2 CPU (issue 20). It starts as a
+ * browser does ({@link PresetHttp2Connection}), carries one stream until the server's SETTINGS say
+ * how many (as {@link EarlyRequestHttp2}), keeps more requests waiting in order, and controls the
+ * flow of what it receives as Jetty's client does ({@link ReceiveWindows}). Parsing never blocks (the
+ * recorder takes times and copies bytes), so Jetty runs each read on the selector's thread.
+ */
+final class Http2FrameConnection extends AbstractConnection.NonBlocking implements Parser.Listener {
+
+    /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
+    interface Owner {
+        void opened(Http2FrameConnection connection);
+
+        /** No new stream goes here (GOAWAY, refused stream, closed); {@code unsent} never left and may go elsewhere. */
+        void retired(Http2FrameConnection connection, List<Http2Exchange> unsent);
+    }
+
+    private final Owner owner;
+    private final WireConnection wire;
+    private final BrowserPreset.Http2 preset;
+    private final Parser parser;
+    private final Http2FrameWriter writer;
+    private final ReceiveWindows windows;
+    private final ReadBuffer input;
+    // Under this connection's lock:
+    private final Map<Integer, Http2Exchange> streams = new HashMap<>();
+    private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
+    private int localStreams;
+    /** One stream until the server's SETTINGS: its limit is unknown before (RFC 9113 section 3.4 allows sending). */
+    private int maxLocalStreams = 1;
+    private boolean serverSettings;
+    private int remoteStreams;
+    private boolean retired;
+
+    Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire,
+                         BrowserPreset.Http2 preset, Owner owner) {
+        super(endPoint, executor);
+        this.owner = owner;
+        this.wire = wire;
+        this.preset = preset;
+        this.windows = new ReceiveWindows(preset);
+        this.input = new ReadBuffer(pool);
+        this.writer = new Http2FrameWriter(this, endPoint, pool, preset, this::unencodable);
+        this.parser = PresetFrameParser.create(pool, preset, this);
+    }
+
+    @Override
+    public void onOpen() {
+        super.onOpen();
+        synchronized (this) {
+            // The preface, the preset's SETTINGS in its order and its connection window, in one write.
+            writer.queue(new PrefaceFrame());
+            writer.queue(new SettingsFrame(preset.settings(), false));
+            int windowDelta = preset.connectionWindow() - BrowserPreset.Http2.DEFAULT_WINDOW;
+            if (windowDelta > 0) {
+                writer.queue(new WindowUpdateFrame(0, windowDelta));
+                windows.connectionWindowSent(windowDelta);
+            }
+        }
+        writer.iterate();
+        fillInterested();
+        owner.opened(this);
+    }
+
+    /** Sends {@code exchange} on a new stream, or keeps it waiting for one; false when the connection takes no new stream. */
+    boolean send(Http2Exchange exchange) {
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            waiting.add(exchange);
+            openWaiting();
+        }
+        writer.iterate();
+        return true;
+    }
+
+    /** Opens streams for waiting requests while the server's limit allows (under the lock). */
+    private void openWaiting() {
+        while (localStreams < maxLocalStreams && !retired) {
+            Http2Exchange next = waiting.poll();
+            if (next == null) {
+                return;
+            }
+            if (next.finished()) {
+                continue;
+            }
+            localStreams++;
+            streams.put(writer.queue(next), next);
+            next.opened(this, wire);
+        }
+    }
+
+    /** The exchange ended: its stream's slot goes to the next waiting request. */
+    void ended(Http2Exchange exchange) {
+        boolean idle;
+        synchronized (this) {
+            if (exchange.streamId == 0 || streams.get(exchange.streamId) != exchange) {
+                waiting.remove(exchange);
+                return;
+            }
+            streams.remove(exchange.streamId);
+            writer.forget(exchange);
+            if (exchange.pushed()) {
+                remoteStreams--;
+            } else {
+                localStreams--;
+            }
+            openWaiting();
+            idle = retired && streams.isEmpty();
+        }
+        if (idle) {
+            close();
+        } else {
+            writer.iterate();
+        }
+    }
+
+    /** Resets the exchange's stream (the response timeout, the stop button). */
+    void cancel(Http2Exchange exchange) {
+        synchronized (this) {
+            if (exchange.streamId == 0 || streams.get(exchange.streamId) != exchange) {
+                return;
+            }
+            writer.queue(new ResetFrame(exchange.streamId, ErrorCode.CANCEL_STREAM_ERROR.code));
+        }
+        writer.iterate();
+    }
+
+    private synchronized Http2Exchange stream(int id) {
+        return streams.get(id);
+    }
+
+    /** Reads and parses until the socket has nothing more ({@link ReadBuffer} says why the buffer goes back first). */
+    @Override
+    public void onFillable() {
+        ByteBuffer in = input.take();
+        try {
+            while (true) {
+                BufferUtil.clear(in);
+                int filled = getEndPoint().fill(in);
+                if (filled <= 0) {
+                    input.releaseIfParsed();
+                    if (filled < 0) {
+                        close();
+                    } else if (getEndPoint().isOpen()) {
+                        fillInterested();
+                    }
+                    return;
+                }
+                parser.parse(in);
+            }
+        } catch (Throwable failure) {
+            input.releaseIfParsed();
+            getEndPoint().close(failure);
+        }
+    }
+
+    @Override
+    public void onHeaders(HeadersFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange != null) {
+            if (frame.isEndStream()) {
+                remotelyClosed(exchange);
+            }
+            exchange.headers(frame.getMetaData(), frame.isEndStream());
+        }
+    }
+
+    @Override
+    public void onData(DataFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange != null) {
+            if (frame.isEndStream()) {
+                remotelyClosed(exchange);
+            }
+            exchange.content(frame.getByteBuffer(), false);
+        }
+        // Consumed at once (the recorder copies): the windows reopen as Jetty's buffering strategy reopens them.
+        int length = frame.flowControlLength();
+        synchronized (this) {
+            windows.consumed(writer, exchange, length);
+        }
+        writer.iterate();
+        if (exchange != null && frame.isEndStream()) {
+            exchange.content(BufferUtil.EMPTY_BUFFER, true);
+        }
+    }
+
+    private synchronized void remotelyClosed(Http2Exchange exchange) {
+        exchange.remotelyClosed = true;
+    }
+
+    @Override
+    public void onReset(ResetFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange == null) {
+            return;
+        }
+        remotelyClosed(exchange);
+        if (frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code && !exchange.pushed()) {
+            // RFC 9113 8.7: refused before processing. The retry and the next requests go to a new connection.
+            retire();
+        }
+        exchange.reset(frame.getError());
+    }
+
+    @Override
+    public void onSettings(SettingsFrame frame) {
+        if (frame.isReply()) {
+            return;
+        }
+        synchronized (this) {
+            writer.peerSettings(frame.getSettings(), streams.values());
+            Integer max = frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS);
+            if (max != null) {
+                maxLocalStreams = max;
+            } else if (!serverSettings) {
+                maxLocalStreams = Integer.MAX_VALUE; // no limit announced: Jetty's client sets none either
+            }
+            serverSettings = true;
+            writer.queue(new SettingsFrame(Map.of(), true));
+            openWaiting();
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onPing(PingFrame frame) {
+        if (frame.isReply()) {
+            return;
+        }
+        synchronized (this) {
+            writer.queue(new PingFrame(frame.getPayload(), true));
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onWindowUpdate(WindowUpdateFrame frame) {
+        synchronized (this) {
+            Http2Exchange exchange = frame.getStreamId() == 0 ? null : streams.get(frame.getStreamId());
+            if (frame.getStreamId() != 0 && exchange == null) {
+                return;
+            }
+            writer.sendWindowUpdate(exchange, frame.getWindowDelta());
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onPushPromise(PushPromiseFrame frame) {
+        Http2Exchange parent = stream(frame.getStreamId());
+        boolean accepted = false;
+        synchronized (this) {
+            int promised = frame.getPromisedStreamId();
+            if (parent != null && parent.request().acceptPush() && preset.acceptsPush(remoteStreams)) {
+                URI uri = frame.getMetaData().getHttpURI().toURI();
+                Http2Exchange push = parent.pushed(uri, this);
+                push.streamId = promised;
+                streams.put(promised, push);
+                remoteStreams++;
+                accepted = true;
+            } else {
+                writer.queue(new ResetFrame(promised, ErrorCode.REFUSED_STREAM_ERROR.code));
+            }
+        }
+        if (!accepted) {
+            writer.iterate();
+        }
+    }
+
+    @Override
+    public void onGoAway(GoAwayFrame frame) {
+        wire.goAwayReceived(frame);
+        List<Http2Exchange> unprocessed = new ArrayList<>();
+        synchronized (this) {
+            for (Http2Exchange exchange : streams.values()) {
+                if (!exchange.pushed() && exchange.streamId > frame.getLastStreamId()) {
+                    unprocessed.add(exchange);
+                }
+            }
+        }
+        retire();
+        // RFC 9113 6.8: never processed, so sent again (UnprocessedRequests) on a new connection.
+        unprocessed.forEach(exchange -> exchange.fail(new RetryableStreamException()));
+        closeWhenIdle();
+    }
+
+    @Override
+    public void onStreamFailure(int streamId, int error, String reason) {
+        Http2Exchange exchange;
+        synchronized (this) {
+            exchange = streams.get(streamId);
+            writer.queue(new ResetFrame(streamId, error));
+        }
+        writer.iterate();
+        if (exchange != null) {
+            exchange.fail(new IOException(reason));
+        }
+    }
+
+    @Override
+    public void onConnectionFailure(int error, String reason) {
+        synchronized (this) {
+            writer.queue(new GoAwayFrame(0, error, reason == null ? null : reason.getBytes(StandardCharsets.UTF_8)));
+        }
+        writer.iterate();
+        getEndPoint().close(new IOException(reason));
+    }
+
+    /** Takes no new stream; what waited for one goes back to the owner, which sends it elsewhere. */
+    private void retire() {
+        List<Http2Exchange> unsent;
+        synchronized (this) {
+            if (retired && waiting.isEmpty()) {
+                return;
+            }
+            retired = true;
+            unsent = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        owner.retired(this, unsent);
+    }
+
+    private void closeWhenIdle() {
+        boolean idle;
+        synchronized (this) {
+            idle = streams.isEmpty();
+        }
+        if (idle) {
+            close();
+        }
+    }
+
+    /** A request's HEADERS could not be encoded: the HPACK table may be out of step with the server's, so the connection ends. */
+    private void unencodable(Http2Exchange exchange) {
+        getExecutor().execute(() -> {
+            exchange.fail(new IOException("the request's header block is larger than HTTP/2 lets this client send"));
+            close();
+        });
+    }
+
+    @Override
+    public boolean onIdleExpired(TimeoutException timeout) {
+        failAll(timeout);
+        return true;
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        super.onClose(cause);
+        writer.abort(cause != null ? cause : new ClosedChannelException());
+        retire();
+        failAll(cause != null ? cause : new ClosedChannelException());
+    }
+
+    private void failAll(Throwable failure) {
+        List<Http2Exchange> open;
+        synchronized (this) {
+            open = new ArrayList<>(streams.values());
+        }
+        open.forEach(exchange -> exchange.fail(failure));
+    }
+}
