@@ -4,8 +4,9 @@
 # client is the bottleneck; --server h2bench for the project's server), test-plans/throughput.jmx.
 #   rows    per object (100 B, 44 kB) and user count (50, 400): h2bench h1, h1-tls, h2, h2c and HC4
 #           h1, h1-tls; requests/s, client CPU ms per request (less an idle JMeter's start and
-#           stop), peak threads, peak RSS, errors; each measured --repeats times, h2bench and HC4
-#           taking turns to go first, and the medians shown with the range of the ratios
+#           stop), peak threads, peak RSS, errors; each measured --repeats times, each HC4 run
+#           between the two h2bench runs compared with it and the order reversed in even repeats,
+#           and the medians shown with the range of the ratios
 #   others  the share of the machine's CPU that neither JMeter nor the server used during each
 #           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
@@ -265,15 +266,14 @@ for object in $objects; do
     peers "$object" "$n"
     for round in $(seq 1 "$repeats"); do
       echo "== $object, $n users, $duration s each, repeat $round of $repeats"
-      # h2bench first in odd repeats, HC4 first in even ones: a drift in the machine's speed across a
-      # row then weighs on both clients alike
-      first=h2bench second=hc4
-      [ $((round % 2)) = 1 ] || { first=hc4 second=h2bench; }
-      for protocol in h1 h1-tls h2 h2c; do
-        for client in "$first" "$second"; do
-          case "$client/$protocol" in hc4/h2|hc4/h2c) continue ;; esac
-          throughput "$round" "$object" "$n" "$protocol" "$client"
-        done
+      # Each HC4 run sits between the two h2bench runs compared with it (h2c and h1 with HC4's h1,
+      # h1-tls and h2 with its h1-tls), and even repeats run the order backwards: the machine's speed
+      # drifts by up to a third within minutes, and a ratio is then taken between neighbours whose
+      # order alternates, never between runs minutes apart.
+      order=(h2c/h2bench h1/hc4 h1/h2bench h1-tls/h2bench h1-tls/hc4 h2/h2bench)
+      [ $((round % 2)) = 1 ] || order=(h2/h2bench h1-tls/hc4 h1-tls/h2bench h1/h2bench h1/hc4 h2c/h2bench)
+      for measurement in "${order[@]}"; do
+        throughput "$round" "$object" "$n" "${measurement%/*}" "${measurement#*/}"
       done
     done
   done

@@ -25,7 +25,9 @@ import org.eclipse.jetty.util.IteratingCallback;
  * reads them), then request bodies within the server's stream and connection windows, all into one
  * output buffer that goes out in one write at a time. Jetty's generator writes the control frames;
  * HEADERS are encoded by its HPACK encoder straight into that buffer, and a body's bytes are copied
- * there, so a request costs no pooled buffer. State is guarded by the connection's lock.
+ * there. The buffer comes from the pool for a run of writes and goes back when nothing is left to
+ * write, so that an idle connection (400 users' worth) holds none. State is guarded by the
+ * connection's lock.
  */
 final class Http2FrameWriter extends IteratingCallback {
 
@@ -45,11 +47,13 @@ final class Http2FrameWriter extends IteratingCallback {
 
     private final Object lock;
     private final EndPoint endPoint;
+    private final ByteBufferPool pool;
     private final Generator generator;
     private final HpackEncoder encoder = new HpackEncoder();
-    /** The output, written by Jetty's generator through {@link #accumulator} and directly; in flush mode between the two. */
-    private final ByteBuffer out = BufferUtil.allocate(OUT_BYTES);
-    private final RetainableByteBuffer.Mutable accumulator = new RetainableByteBuffer.FixedCapacity(out);
+    /** The output from the pool while writes go on, else null: written by Jetty's generator and directly. */
+    private RetainableByteBuffer.Mutable accumulator;
+    /** The accumulator's buffer, written directly; in flush mode between writes by the generator and by this class. */
+    private ByteBuffer out;
     /** Frames and requests (their HEADERS) in the order they go out. */
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
     /** Requests whose body is (partly) unsent, in order. */
@@ -69,6 +73,7 @@ final class Http2FrameWriter extends IteratingCallback {
                      Consumer<Http2Exchange> unencodable) {
         this.lock = lock;
         this.endPoint = endPoint;
+        this.pool = pool;
         this.generator = new Generator(pool, false, 0);
         this.unencodable = unencodable;
         this.requestWindowDelta = Math.max(0, preset.requestStreamWindow() - preset.initialStreamWindow());
@@ -142,20 +147,44 @@ final class Http2FrameWriter extends IteratingCallback {
             exchange.requestWritten();
         }
         written.clear();
+        ByteBuffer output;
         synchronized (lock) {
+            if (queue.isEmpty() && (bodies.isEmpty() || connectionSendWindow <= 0)) {
+                releaseOutput();
+                return Action.IDLE;
+            }
+            if (accumulator == null) {
+                accumulator = pool.acquire(OUT_BYTES, false);
+                out = accumulator.getByteBuffer();
+            }
             accumulator.clear();
             generateControlAndHeaders();
             generateData();
             if (!accumulator.hasRemaining()) {
+                releaseOutput();
                 return Action.IDLE;
             }
+            output = accumulator.getByteBuffer();
         }
-        endPoint.write(this, accumulator.getByteBuffer());
+        endPoint.write(this, output);
         return Action.SCHEDULED;
+    }
+
+    /** The output goes back to the pool (under the lock): no write is under way. */
+    private void releaseOutput() {
+        if (accumulator != null) {
+            accumulator.release();
+            accumulator = null;
+            out = null;
+        }
     }
 
     @Override
     protected void onCompleteFailure(Throwable cause) {
+        // Called once no write is under way any more (IteratingCallback's contract), so the buffer is free.
+        synchronized (lock) {
+            releaseOutput();
+        }
         endPoint.close(cause);
     }
 
