@@ -16,10 +16,8 @@ import org.eclipse.jetty.http2.ErrorCode;
  * promised on it gets an exchange of its own ({@link #pushed}). The stream's flow control state is
  * here too; the connection reads and writes it under its own lock.
  */
-final class Http2Exchange implements OriginConnector.Waiting {
+final class Http2Exchange extends DirectExchange {
 
-    private final ExchangeRequest request;
-    private final ExchangeRecorder recorder;
     private final boolean pushed;
     private final AtomicBoolean done = new AtomicBoolean();
     /** The exchange succeeds when both sides ended, as Jetty's do: the request's write returned, the response whole. */
@@ -41,23 +39,12 @@ final class Http2Exchange implements OriginConnector.Waiting {
     boolean remotelyClosed;
 
     private Http2Exchange(ExchangeRequest request, ExchangeRecorder recorder, boolean pushed) {
-        this.request = request;
-        this.recorder = recorder;
+        super(request, recorder);
         this.pushed = pushed;
     }
 
     Http2Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this(request, recorder, false);
-    }
-
-    @Override
-    public ExchangeRequest request() {
-        return request;
-    }
-
-    @Override
-    public ExchangeRecorder recorder() {
-        return recorder;
     }
 
     @Override
@@ -134,6 +121,7 @@ final class Http2Exchange implements OriginConnector.Waiting {
     }
 
     /** Ends the exchange now with {@code failure} (response timeout, the stop button) and cancels the stream. */
+    @Override
     void abort(Throwable failure) {
         Http2FrameConnection carrier = connection;
         if (carrier != null && !done.get()) {
