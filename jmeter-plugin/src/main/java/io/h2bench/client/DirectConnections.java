@@ -3,10 +3,6 @@ package io.h2bench.client;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A virtual user's HTTP/1.1 connections that the sampler drives itself (issue 20): Jetty's
@@ -18,60 +14,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * Requests through a proxy, requests the client itself redirects and requests that expect a
  * 100 Continue stay with {@code HttpClient}, whose handling of those this class does not repeat.
  */
-final class DirectConnections {
-
-    private final SharedClient shared;
-    private final ResponseTimeouts responseTimeouts;
-    private final OriginConnector connector;
-    private final Map<DirectSessions.Key, Origin> origins = new ConcurrentHashMap<>();
-    private final Set<Http11Exchange> inFlight = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
+final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
 
     DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
-        this.shared = shared;
-        this.responseTimeouts = responseTimeouts;
-        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
+        super(shared, responseTimeouts, Http11Exchange::new);
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient does). */
     static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
-        return exchange.mode() == ProtocolMode.HTTP_1_1 && !exchange.followRedirects()
-                && profile.proxyFor(exchange.uri().getHost()) == null
-                && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
+        return exchange.mode() == ProtocolMode.HTTP_1_1 && plainRequest(exchange, profile);
     }
 
-    CompletableFuture<ExchangeResult> send(DirectSessions.Key key, ExchangeRequest request, ConnectionProfile profile) {
-        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
-        Http11Exchange exchange = new Http11Exchange(request, recorder);
-        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
-                !request.connectTimeout().isZero()));
-        inFlight.add(exchange);
-        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
-        origins.computeIfAbsent(key, ignored -> new Origin(profile)).send(exchange);
-        return result;
-    }
-
-    /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
-    void abortAll(String reason) {
-        for (Http11Exchange exchange : inFlight) {
-            exchange.fail(StreamExchange.stopped(reason));
-        }
-    }
-
-    /** Closes every connection: the next request opens new ones, as a new user would. */
-    void reset() {
-        List<Origin> all = new ArrayList<>(origins.values());
-        origins.clear();
-        all.forEach(Origin::close);
-    }
-
-    void close() {
-        closed = true;
-        reset();
+    @Override
+    OriginConnections<Http11Exchange> newOrigin(ConnectionProfile profile) {
+        return new Origin(profile);
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
-    private final class Origin implements Http11Connection.Owner {
+    private final class Origin implements OriginConnections<Http11Exchange>, Http11Connection.Owner {
 
         private final ConnectionProfile profile;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
@@ -84,7 +44,8 @@ final class DirectConnections {
             this.profile = profile;
         }
 
-        void send(Http11Exchange exchange) {
+        @Override
+        public void send(Http11Exchange exchange) {
             Http11Connection connection;
             boolean connect = false;
             synchronized (this) {
@@ -183,7 +144,8 @@ final class DirectConnections {
             }
         }
 
-        void close() {
+        @Override
+        public void close() {
             List<Http11Connection> open;
             synchronized (this) {
                 closing = true;

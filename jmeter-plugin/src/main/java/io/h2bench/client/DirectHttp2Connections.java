@@ -4,10 +4,6 @@ import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.EndPoint;
@@ -25,22 +21,13 @@ import org.eclipse.jetty.io.EndPoint;
  * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
  * own) stay with {@code HttpClient} and {@link DirectSessions}.
  */
-final class DirectHttp2Connections {
+final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
     /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
     private static final List<String> ALPN = List.of("h2", "http/1.1");
 
-    private final SharedClient shared;
-    private final ResponseTimeouts responseTimeouts;
-    private final OriginConnector connector;
-    private final Map<DirectSessions.Key, Origin> origins = new ConcurrentHashMap<>();
-    private final Set<Http2Exchange> inFlight = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
-
     DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
-        this.shared = shared;
-        this.responseTimeouts = responseTimeouts;
-        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
+        super(shared, responseTimeouts, Http2Exchange::new);
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
@@ -50,44 +37,16 @@ final class DirectHttp2Connections {
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
         // h2 asked for explicitly: a server whose ALPN picks http/1.1 fails the exchange, it never falls back.
         boolean h2Only = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme) && !exchange.alpnFallback();
-        return (priorKnowledge || h2Only) && !exchange.followRedirects()
-                && profile.preset().http2() != null
-                && profile.proxyFor(exchange.uri().getHost()) == null
-                && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
+        return (priorKnowledge || h2Only) && profile.preset().http2() != null && plainRequest(exchange, profile);
     }
 
-    CompletableFuture<ExchangeResult> send(DirectSessions.Key key, ExchangeRequest request, ConnectionProfile profile) {
-        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
-        Http2Exchange exchange = new Http2Exchange(request, recorder);
-        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
-                !request.connectTimeout().isZero()));
-        inFlight.add(exchange);
-        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
-        origins.computeIfAbsent(key, ignored -> new Origin(profile)).send(exchange);
-        return result;
-    }
-
-    /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
-    void abortAll(String reason) {
-        for (Http2Exchange exchange : inFlight) {
-            exchange.abort(StreamExchange.stopped(reason));
-        }
-    }
-
-    /** Closes every connection: the next request opens a new one, as a new user would. */
-    void reset() {
-        List<Origin> all = new ArrayList<>(origins.values());
-        origins.clear();
-        all.forEach(Origin::close);
-    }
-
-    void close() {
-        closed = true;
-        reset();
+    @Override
+    OriginConnections<Http2Exchange> newOrigin(ConnectionProfile profile) {
+        return new Origin(profile);
     }
 
     /** One origin's connection of this user, and the requests waiting while it opens. */
-    private final class Origin implements Http2FrameConnection.Owner {
+    private final class Origin implements OriginConnections<Http2Exchange>, Http2FrameConnection.Owner {
 
         private final ConnectionProfile profile;
         private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
@@ -100,7 +59,8 @@ final class DirectHttp2Connections {
             this.profile = profile;
         }
 
-        void send(Http2Exchange exchange) {
+        @Override
+        public void send(Http2Exchange exchange) {
             while (true) {
                 Http2FrameConnection connection;
                 boolean connect = false;
@@ -192,7 +152,8 @@ final class DirectHttp2Connections {
             }
         }
 
-        void close() {
+        @Override
+        public void close() {
             List<Http2FrameConnection> all;
             synchronized (this) {
                 closing = true;

@@ -23,12 +23,10 @@ import org.eclipse.jetty.util.BufferUtil;
  * the parsed response handed to the same {@link ExchangeRecorder} the client's listener feeds. The
  * exchange ends, as Jetty's do, when both its request's write has returned and its response is whole.
  */
-final class Http11Exchange implements OriginConnector.Waiting {
+final class Http11Exchange extends DirectExchange {
 
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-    private final ExchangeRequest request;
-    private final ExchangeRecorder recorder;
     private final AtomicBoolean requestEnded = new AtomicBoolean();
     private final AtomicBoolean responseEnded = new AtomicBoolean();
     private final AtomicBoolean done = new AtomicBoolean();
@@ -38,18 +36,7 @@ final class Http11Exchange implements OriginConnector.Waiting {
     private volatile boolean reusable;
 
     Http11Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
-        this.request = request;
-        this.recorder = recorder;
-    }
-
-    @Override
-    public ExchangeRequest request() {
-        return request;
-    }
-
-    @Override
-    public ExchangeRecorder recorder() {
-        return recorder;
+        super(request, recorder);
     }
 
     @Override
@@ -179,7 +166,8 @@ final class Http11Exchange implements OriginConnector.Waiting {
         }
     }
 
-    /** For the response timeout: ends the exchange and closes its connection. */
+    /** For the response timeout and the stop button: ends the exchange and closes its connection. */
+    @Override
     void abort(Throwable failure) {
         fail(failure);
     }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
@@ -16,17 +15,11 @@ import org.eclipse.jetty.http2.ErrorCode;
  * promised on it gets an exchange of its own ({@link #pushed}). The stream's flow control state is
  * here too; the connection reads and writes it under its own lock.
  */
-final class Http2Exchange implements OriginConnector.Waiting {
+final class Http2Exchange extends DirectExchange {
 
-    private final ExchangeRequest request;
-    private final ExchangeRecorder recorder;
     private final boolean pushed;
-    private final AtomicBoolean done = new AtomicBoolean();
-    /** The exchange succeeds when both sides ended, as Jetty's do: the request's write returned, the response whole. */
-    private final AtomicBoolean requestEnded = new AtomicBoolean();
-    private final AtomicBoolean responseEnded = new AtomicBoolean();
+    private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
     private volatile Http2FrameConnection connection;
-    private volatile long responseEndNanos;
     private volatile ExchangeRecorder.ResponseHead head;
 
     // The stream, under its connection's lock.
@@ -41,8 +34,7 @@ final class Http2Exchange implements OriginConnector.Waiting {
     boolean remotelyClosed;
 
     private Http2Exchange(ExchangeRequest request, ExchangeRecorder recorder, boolean pushed) {
-        this.request = request;
-        this.recorder = recorder;
+        super(request, recorder);
         this.pushed = pushed;
     }
 
@@ -51,18 +43,8 @@ final class Http2Exchange implements OriginConnector.Waiting {
     }
 
     @Override
-    public ExchangeRequest request() {
-        return request;
-    }
-
-    @Override
-    public ExchangeRecorder recorder() {
-        return recorder;
-    }
-
-    @Override
     public boolean finished() {
-        return done.get();
+        return sides.finished();
     }
 
     boolean pushed() {
@@ -79,7 +61,7 @@ final class Http2Exchange implements OriginConnector.Waiting {
     Http2Exchange pushed(URI uri, Http2FrameConnection carrier) {
         Http2Exchange push = new Http2Exchange(request, recorder.newPush(uri), true);
         push.connection = carrier;
-        push.requestEnded(); // a pushed stream writes no request
+        push.sides.requestEnded(); // a pushed stream writes no request
         return push;
     }
 
@@ -88,11 +70,11 @@ final class Http2Exchange implements OriginConnector.Waiting {
         recorder.requestWritten();
         recorder.activity();
         // The socket's byte counts include the request only once its write has returned.
-        requestEnded();
+        sides.requestEnded();
     }
 
     void headers(MetaData metaData, boolean endStream) {
-        if (done.get()) {
+        if (sides.finished()) {
             return;
         }
         if (metaData instanceof MetaData.Response response && (response.getStatus() >= 200 || response.getStatus() == 101)) {
@@ -103,19 +85,19 @@ final class Http2Exchange implements OriginConnector.Waiting {
         }
         // Interim responses (1xx) and trailers carry no content of the exchange's own.
         if (endStream) {
-            succeed();
+            sides.responseEnded();
         }
     }
 
     void content(ByteBuffer content, boolean endStream) {
-        if (done.get()) {
+        if (sides.finished()) {
             return;
         }
         if (content.hasRemaining()) {
             recorder.responseContent(content);
         }
         if (endStream) {
-            succeed();
+            sides.responseEnded();
         }
     }
 
@@ -124,19 +106,20 @@ final class Http2Exchange implements OriginConnector.Waiting {
         ErrorCode code = ErrorCode.from(error);
         String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
         // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
-        if (responseEnded.get() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
+        if (sides.responseWhole() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
             // The response is whole: the reset only ended the request side.
-            requestEnded();
-            succeed();
+            sides.requestEnded();
+            sides.responseEnded();
         } else {
             fail(new IOException(name));
         }
     }
 
     /** Ends the exchange now with {@code failure} (response timeout, the stop button) and cancels the stream. */
+    @Override
     void abort(Throwable failure) {
         Http2FrameConnection carrier = connection;
-        if (carrier != null && !done.get()) {
+        if (carrier != null && !sides.finished()) {
             carrier.cancel(this);
         }
         fail(failure);
@@ -144,32 +127,17 @@ final class Http2Exchange implements OriginConnector.Waiting {
 
     @Override
     public void fail(Throwable failure) {
-        if (done.compareAndSet(false, true)) {
+        if (sides.end()) {
             recorder.completed(head, failure);
             ended();
         }
     }
 
-    /** The response ended; the exchange succeeds once its request side has ended too. */
-    private void succeed() {
-        if (responseEnded.compareAndSet(false, true)) {
-            responseEndNanos = System.nanoTime();
-            succeedWhenBothEnded();
-        }
-    }
-
-    private void requestEnded() {
-        if (requestEnded.compareAndSet(false, true)) {
-            succeedWhenBothEnded();
-        }
-    }
-
-    private void succeedWhenBothEnded() {
-        if (requestEnded.get() && responseEnded.get() && done.compareAndSet(false, true)) {
-            // The stream's slot first, so that the user's next request finds it free.
-            ended();
-            recorder.completed(head, null, responseEndNanos);
-        }
+    /** Both sides ended: the exchange succeeds. */
+    private void bothEnded(long responseEndNanos) {
+        // The stream's slot first, so that the user's next request finds it free.
+        ended();
+        recorder.completed(head, null, responseEndNanos);
     }
 
     private void ended() {

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -45,13 +44,9 @@ final class StreamExchange implements Stream.Listener, Invocable {
     private final ExchangeRequest request;
     private final ExchangeRecorder recorder;
     private final Ending ending;
-    private final AtomicBoolean done = new AtomicBoolean();
+    private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
     private volatile Stream stream;
     private volatile boolean opened;
-    /** The exchange succeeds when both sides ended, as Jetty's do: the request's write returned, the response whole. */
-    private final AtomicBoolean requestEnded = new AtomicBoolean();
-    private final AtomicBoolean responseEnded = new AtomicBoolean();
-    private volatile long responseEndNanos;
     private volatile ExchangeRecorder.ResponseHead head;
 
     /** What the session's owner learns at the end of the exchange (slot freed, session to forget). */
@@ -80,7 +75,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
 
     /** Ended (answered, failed or aborted). */
     boolean finished() {
-        return done.get();
+        return sides.finished();
     }
 
     CompletableFuture<ExchangeResult> result() {
@@ -104,7 +99,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
                 recorder.requestWritten();
                 recorder.activity();
                 // The socket's byte counts include the request only once its write has returned.
-                requestEnded();
+                sides.requestEnded();
             }
 
             @Override
@@ -114,7 +109,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
                 } else {
                     // The request side ended early; the response decides (EarlyResponse, RFC 9113 8.1):
                     // a server may answer a POST before reading its body, then reset the stream.
-                    requestEnded();
+                    sides.requestEnded();
                 }
             }
         }, this);
@@ -147,7 +142,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
         }
         // Interim responses (1xx) and trailers carry no content of the exchange's own.
         if (frame.isEndStream()) {
-            succeed();
+            sides.responseEnded();
         } else {
             from.demand();
         }
@@ -168,7 +163,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
             }
             data.release();
             if (frame.isEndStream()) {
-                succeed();
+                sides.responseEnded();
                 return;
             }
         }
@@ -182,7 +177,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
         }
         URI uri = frame.getMetaData().getHttpURI().toURI();
         StreamExchange push = new StreamExchange(request, recorder.newPush(uri), NO_SLOT);
-        push.requestEnded(); // a pushed stream writes no request
+        push.sides.requestEnded(); // a pushed stream writes no request
         return push;
     }
 
@@ -192,10 +187,10 @@ final class StreamExchange implements Stream.Listener, Invocable {
             ErrorCode code = ErrorCode.from(frame.getError());
             String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
             // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
-            if (responseEnded.get() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
+            if (sides.responseWhole() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
                 // The response is whole: the reset only ended the request side.
-                requestEnded();
-                succeed();
+                sides.requestEnded();
+                sides.responseEnded();
             } else {
                 fail(new IOException(name), code == ErrorCode.REFUSED_STREAM_ERROR);
             }
@@ -227,29 +222,14 @@ final class StreamExchange implements Stream.Listener, Invocable {
         return InvocationType.NON_BLOCKING;
     }
 
-    /** The response ended; the exchange succeeds once its request side has ended too. */
-    private void succeed() {
-        if (responseEnded.compareAndSet(false, true)) {
-            responseEndNanos = System.nanoTime();
-            succeedWhenBothEnded();
-        }
-    }
-
-    private void requestEnded() {
-        if (requestEnded.compareAndSet(false, true)) {
-            succeedWhenBothEnded();
-        }
-    }
-
-    private void succeedWhenBothEnded() {
-        if (requestEnded.get() && responseEnded.get() && done.compareAndSet(false, true)) {
-            recorder.completed(head, null, responseEndNanos);
-            ending.ended(this, false);
-        }
+    /** Both sides ended: the exchange succeeds. */
+    private void bothEnded(long responseEndNanos) {
+        recorder.completed(head, null, responseEndNanos);
+        ending.ended(this, false);
     }
 
     private void fail(Throwable failure, boolean sessionUnusable) {
-        if (done.compareAndSet(false, true)) {
+        if (sides.end()) {
             recorder.completed(head, failure);
             ending.ended(this, sessionUnusable);
         }

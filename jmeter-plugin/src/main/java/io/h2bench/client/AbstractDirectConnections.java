@@ -1,0 +1,84 @@
+package io.h2bench.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * A virtual user's own connections per origin, in one protocol ({@link DirectConnections} for
+ * HTTP/1.1, {@link DirectHttp2Connections} for HTTP/2): the exchanges in flight, their response
+ * watchdogs, the stop button, and closing all at once. A subclass names its exchange and makes
+ * its origins, which open and use the connections.
+ */
+abstract class AbstractDirectConnections<E extends DirectExchange> {
+
+    /** One origin's connections of this user and the requests waiting for one. */
+    interface OriginConnections<E> {
+        void send(E exchange);
+
+        void close();
+    }
+
+    protected final SharedClient shared;
+    protected final OriginConnector connector;
+    private final ResponseTimeouts responseTimeouts;
+    private final BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange;
+    private final Map<DirectSessions.Key, OriginConnections<E>> origins = new ConcurrentHashMap<>();
+    private final Set<E> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** {@code newExchange}: the protocol's exchange for a request and the recorder of its events. */
+    AbstractDirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts,
+                              BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange) {
+        this.shared = shared;
+        this.responseTimeouts = responseTimeouts;
+        this.newExchange = newExchange;
+        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
+    }
+
+    /**
+     * Not redirected by the client, not through a proxy, no 100 Continue expected: requests of
+     * those kinds stay with {@code HttpClient}, whose handling of them these classes do not repeat.
+     */
+    static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
+        return !exchange.followRedirects() && profile.proxyFor(exchange.uri().getHost()) == null
+                && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
+    }
+
+    /** A new origin's connections of this user, to which its requests go from now on. */
+    abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
+
+    final CompletableFuture<ExchangeResult> send(DirectSessions.Key key, ExchangeRequest request, ConnectionProfile profile) {
+        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
+        E exchange = newExchange.apply(request, recorder);
+        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
+                !request.connectTimeout().isZero()));
+        inFlight.add(exchange);
+        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
+        origins.computeIfAbsent(key, ignored -> newOrigin(profile)).send(exchange);
+        return result;
+    }
+
+    /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
+    final void abortAll(String reason) {
+        for (E exchange : inFlight) {
+            exchange.abort(StreamExchange.stopped(reason));
+        }
+    }
+
+    /** Closes every connection: the next request opens new ones, as a new user would. */
+    final void reset() {
+        List<OriginConnections<E>> all = new ArrayList<>(origins.values());
+        origins.clear();
+        all.forEach(OriginConnections::close);
+    }
+
+    final void close() {
+        closed = true;
+        reset();
+    }
+}

@@ -1,0 +1,29 @@
+package io.h2bench.client;
+
+/**
+ * An exchange on a connection the sampler drives itself, HTTP/1.1 ({@link Http11Exchange}) or
+ * HTTP/2 ({@link Http2Exchange}): what {@link AbstractDirectConnections} needs of either.
+ */
+abstract class DirectExchange implements OriginConnector.Waiting {
+
+    protected final ExchangeRequest request;
+    protected final ExchangeRecorder recorder;
+
+    DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
+        this.request = request;
+        this.recorder = recorder;
+    }
+
+    @Override
+    public final ExchangeRequest request() {
+        return request;
+    }
+
+    @Override
+    public final ExchangeRecorder recorder() {
+        return recorder;
+    }
+
+    /** Ends the exchange now with {@code failure} (response timeout, the stop button). */
+    abstract void abort(Throwable failure);
+}
