@@ -4,7 +4,8 @@
 # range of the repeats' own ratios (each repeat's h2bench against the same repeat's HC4), and
 # "others" is the largest share of the machine another program took during the row's measurements;
 # "server" is the server's CPU per request during them (median). A second table gives h2load's rows:
-# the same object and connection count per protocol, with C at both ends.
+# the same object and connection count per protocol, with C at both ends. A third gives one user's mean
+# elapsed over the whole run and after its first 5 s (steady_mean_ms, column 16: the JIT warmed up).
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
@@ -12,6 +13,7 @@ NR == 1 { next }
   n = ++count[key]
   rate[key, n] = $6; cpu[key, n] = $7; threads[key, n] = $8; rss[key, n] = $9; errors[key, n] = $10; mean[key, n] = $11
   server[key, n] = $15; if ($15 != "") has_server[key] = 1
+  steady[key, n] = $16
   rate_in[key, round] = $6
   if ($14 != "" && (!(key in others) || $14 + 0 > others[key] + 0)) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
@@ -82,15 +84,20 @@ END {
     }
   }
   print ""
-  print "One user back to back, 44 kB, mean elapsed in ms (h2load: mean time for request):"
+  print "One user back to back, 44 kB, mean elapsed in ms (h2load: mean time for request), medians of the repeats: over"
+  print "the whole run, and over the samples that began 5 s or more into it, once the JVM's JIT has warmed up (h2load has"
+  print "no warm-up: its one mean stands in both)."
   print ""
-  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 | h2bench − h2load | others' CPU |"
-  print "|---|---:|---:|---:|---:|---:|---:|"
+  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 | h2bench − h2load | after 5 s: h2bench | HC4 | h2bench − HC4 | h2bench − h2load | others' CPU |"
+  print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
     busy = others[o] + 0 >= others[h] + 0 ? others[o] : others[h]
-    printf "| %s | %.3f | %s | %.3f | %s | %+.3f | %s |\n", protocols[p], median(mean, o), (h in count ? sprintf("%.3f", median(mean, h)) : "–"),
-      median(mean, l), (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–"), median(mean, o) - median(mean, l),
+    printf "| %s | %.3f | %s | %.3f | %s | %+.3f | %.3f | %s | %s | %+.3f | %s |\n", protocols[p], median(mean, o),
+      (h in count ? sprintf("%.3f", median(mean, h)) : "–"), median(mean, l),
+      (h in count ? sprintf("%+.3f", median(mean, o) - median(mean, h)) : "–"), median(mean, o) - median(mean, l),
+      median(steady, o), (h in count ? sprintf("%.3f", median(steady, h)) : "–"),
+      (h in count ? sprintf("%+.3f", median(steady, o) - median(steady, h)) : "–"), median(steady, o) - median(steady, l),
       busy == "" ? "–" : sprintf("%.0f %%", busy)
   }
 }

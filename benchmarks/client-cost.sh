@@ -15,8 +15,9 @@
 #   peers   per object and user count, in the first repeat: h2load with as many connections, one
 #           request at a time on each, per protocol: requests/s, h2load's and the server's CPU ms per
 #           request; what each protocol costs when both ends are written in C
-#   single  one user back to back, 44 kB: mean elapsed of h2bench and HC4, and h2load's mean time
-#           for request, per protocol
+#   single  one user back to back, 44 kB, --repeats times (h2bench and HC4 taking turns to go
+#           first): mean elapsed of h2bench and HC4 over the whole run and after its first 5 s (the
+#           JIT's warm-up, which h2load does not have), and h2load's mean time for request, per protocol
 #   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
 #           every h2bench throughput row, sampled every 2 ms, summarised by jfr-summary.py
 #           (profile-OBJECT-USERS-PROTOCOL.txt)
@@ -158,7 +159,8 @@ account() {
     'BEGIN { o = 100 * (busy - client - server) / (wall * cores); printf "%.1f\n", o < 0 ? 0 : o }' >"$dir/others.pct"
 }
 
-# jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors mean_ms
+# jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors
+# mean_ms steady_mean_ms (the mean of the samples that began 5 s or more after the first)
 jmeter() {
   local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
   shift 5
@@ -174,9 +176,12 @@ jmeter() {
     || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
   account "$dir" "$busy_before" "$server_before" "$started"
   awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
-    'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++ }
+    'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++
+              began[n] = $1 - $2; elapsed[n] = $2 }
      END { span = (last - first) / 1000; if (span <= 0) span = 1
-           printf "%d %.1f %.3f %d %.0f %d %.3f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024, e, sum / (n ? n : 1) }' \
+           for (i = 1; i <= n; i++) if (began[i] - first >= 5000) { warm++; warm_sum += elapsed[i] }
+           printf "%d %.1f %.3f %d %.0f %d %.3f %.3f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024, e,
+             sum / (n ? n : 1), warm ? warm_sum / warm : 0 }' \
     "$dir/results.jtl"
 }
 
@@ -187,32 +192,43 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request" >"$out/results.csv"
-# row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv (others' share and
-# the server's CPU per request from DIR)
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms" >"$out/results.csv"
+# row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv from FIGURES (seven
+# numbers, and an eighth, the steady mean, that goes last); others' share and the server's CPU per
+# request from DIR
 row() {
-  local others="" server=""
+  local others="" server="" figures steady
+  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8)"
   if [ -n "${7:-}" ]; then
     others="$(cat "$7/others.pct")"
     server="$(awk -v cpu="$(cat "$7/server.cpu")" -v n="$(echo "$5" | cut -d' ' -f1)" 'BEGIN { if (n > 0) printf "%.4f", cpu * 1000 / n }')"
   fi
-  echo "$1,$2,$3,$4,$(echo "$5" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server" >>"$out/results.csv"
-  echo "   $1 $2 $3 $4: $5${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
+  echo "$1,$2,$3,$4,$(echo "$figures" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server,$steady" >>"$out/results.csv"
+  echo "   $1 $2 $3 $4: $figures${steady:+ (after 5 s: $steady ms)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
 }
 
-echo "== one user back to back, 44 kB"
-for protocol in h1 h1-tls h2 h2c; do
-  settings "$protocol"
-  extra=()
-  if [ "$protocol" = h1 ] && [ "$profile" = true ]; then
-    extra=("-XX:StartFlightRecording=filename=$run/single-h1-h2bench.jfr,settings=profile")
-  fi
-  row 44kB 1 "$protocol" h2bench "$(jmeter "$run/single-$protocol-h2bench" h2bench "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})" \
-    1 "$run/single-$protocol-h2bench"
-  case "$protocol" in h1|h1-tls) row 44kB 1 "$protocol" hc4 "$(jmeter "$run/single-$protocol-hc4" hc4 "$protocol" 1 44kB)" 1 "$run/single-$protocol-hc4" ;; esac
-  h2load -n 5000 -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" >"$run/single-$protocol-h2load.out" 2>&1 || true
-  mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000; sub(/[a-z]+$/, "", v); printf "%.3f", v * f }' "$run/single-$protocol-h2load.out")"
-  row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0}"
+for round in $(seq 1 "$repeats"); do
+  echo "== one user back to back, 44 kB, $duration s each, repeat $round of $repeats"
+  clients=(h2bench hc4)
+  [ $((round % 2)) = 1 ] || clients=(hc4 h2bench)
+  for protocol in h1 h1-tls h2 h2c; do
+    settings "$protocol"
+    for client in "${clients[@]}"; do
+      case "$client/$protocol" in hc4/h2|hc4/h2c) continue ;; esac
+      extra=()
+      if [ "$protocol/$client/$round" = h1/h2bench/1 ] && [ "$profile" = true ]; then
+        extra=("-XX:StartFlightRecording=filename=$run/single-h1-h2bench.jfr,settings=profile")
+      fi
+      dir="$run/single-$protocol-$client-$round"
+      row 44kB 1 "$protocol" "$client" "$(jmeter "$dir" "$client" "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})" "$round" "$dir"
+    done
+    # As long as a JMeter run; C has no warm-up, so its mean is its steady one too.
+    h2load -D "$duration" -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" \
+      >"$run/single-$protocol-h2load-$round.out" 2>&1 || true
+    mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000; sub(/[a-z]+$/, "", v); printf "%.3f", v * f }' \
+      "$run/single-$protocol-h2load-$round.out")"
+    row 44kB 1 "$protocol" h2load "0 0 0 0 0 0 ${mean:-0} ${mean:-0}" "$round"
+  done
 done
 
 # profiled ROUND ROW: the JVM options that record ROW's JFR (execution samples every 2 ms) in the
@@ -284,7 +300,7 @@ if [ "$profile" = true ] && [ -f "$run/single-h1-h2bench.jfr" ]; then
   set +o pipefail
   {
     echo "JFR, one h2bench user on h1 (jdk.ThreadPark over 20 ms and execution samples)"
-    echo "requests: $(awk -F, 'NR > 1' "$run/single-h1-h2bench/results.jtl" | wc -l)"
+    echo "requests: $(awk -F, 'NR > 1' "$run/single-h1-h2bench-1/results.jtl" | wc -l)"
     echo "parks by thread:"
     jfr print --events jdk.ThreadPark "$run/single-h1-h2bench.jfr" | sed -n 's/.*eventThread = "\([^"]*\)".*/\1/p' \
       | sed 's/-[0-9]*$//' | sort | uniq -c | sort -rn | head -8
