@@ -45,8 +45,16 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
      * those kinds stay with {@code HttpClient}, whose handling of them these classes do not repeat.
      */
     static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
-        return !exchange.followRedirects() && profile.proxyFor(exchange.uri().getHost()) == null
-                && exchange.headers().stream().noneMatch(field -> field.name().equalsIgnoreCase("Expect"));
+        if (exchange.followRedirects() || profile.proxyFor(exchange.uri().getHost()) != null) {
+            return false;
+        }
+        // A loop, not a stream: asked for every request (a stream's objects were 1 % of the sampler's CPU).
+        for (HeaderField field : exchange.headers()) {
+            if (field.name().equalsIgnoreCase("Expect")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A new origin's connections of this user, to which its requests go from now on. */
