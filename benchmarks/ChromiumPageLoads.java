@@ -264,6 +264,8 @@ public final class ChromiumPageLoads {
             command.add("about:blank");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(profile.resolve("chromium.log").toFile());
+            // Chromium's singleton socket goes to TMPDIR and stays when it is killed: the profile's, deleted with it.
+            builder.environment().put("TMPDIR", profile.toString());
             builder.environment().putAll(environment);
             Process process = builder.start();
             try {

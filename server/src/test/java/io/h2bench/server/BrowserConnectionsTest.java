@@ -129,10 +129,12 @@ class BrowserConnectionsTest extends SharedServerTest {
                 "--host-resolver-rules=MAP h2bench.test 127.0.0.1, MAP *.h2bench.test 127.0.0.1, MAP * ~NOTFOUND"));
         command.addAll(List.of(trust));
         command.addAll(List.of("--dump-dom", url));
-        Process chromium = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(dom.toFile())
-                .redirectError(profile.resolve("chromium.log").toFile())
-                .start();
+                .redirectError(profile.resolve("chromium.log").toFile());
+        // Chromium's singleton socket goes to TMPDIR and stays there when it is killed: the profile's, deleted with it.
+        builder.environment().put("TMPDIR", profile.toString());
+        Process chromium = builder.start();
         try {
             assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
         } finally {
