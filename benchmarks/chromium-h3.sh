@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 21: the sampler's h3 page loads against Chromium's on the same kernel link. Starts the server
 # behind the kernel link (100 ms round trip, seed 000's network), then, ROUNDS times, loads seed
-# 000's page LOADS + 1 times in Debian's headless Chromium (benchmarks/ChromiumPageLoads.java,
+# 000's page LOADS + 1 times in Debian's headless Chromium (benchmarks/chromium/ChromiumPageLoads.java,
 # navigation and resource timing over the DevTools protocol) and in the sampler (embedded resources
 # on: benchmarks/chromium-h3.jmx in the assembled JMeter), in one of two ways to h3:
 #
@@ -79,8 +79,9 @@ if [ -n "$capture" ]; then
   sleep 1
 fi
 
+javac -d "$run/classes" "$root"/benchmarks/chromium/*.java
 chromium() { # MODE ROUND
-  java ${capture:+"-Dnetlog=$run/chromium-$1-$2.netlog.json"} "$root/benchmarks/ChromiumPageLoads.java" "https://h2bench.test:$port/" "$host" \
+  java ${capture:+"-Dnetlog=$run/chromium-$1-$2.netlog.json"} -cp "$run/classes" ChromiumPageLoads "https://h2bench.test:$port/" "$host" \
     "$HOME/.h2bench/localhost.p12" h2bench "$loads" "$gap_ms" "$1" "$how" "$run/chromium-$1-$2.csv"
 }
 sampler() { # MODE ROUND

@@ -1,10 +1,6 @@
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -14,15 +10,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * {@code java benchmarks/ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV}:
+ * {@code java -cp CLASSES ChromiumPageLoads URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV}
+ * (CLASSES: {@code javac -d CLASSES benchmarks/chromium/*.java}, as benchmarks/chromium-h3.sh does):
  * Debian's headless Chromium loads URL (https://h2bench.test:PORT/...) over HTTP/3, the name mapped to
  * ADDRESS (the kernel link's server address), driven through the DevTools protocol, with the cache
  * disabled. How Chromium comes to h3:
@@ -53,7 +44,6 @@ import java.util.regex.Pattern;
  */
 public final class ChromiumPageLoads {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     /** altsvc: the port of the origin forced onto QUIC so that its host may use a local root; nothing asks for it. */
     private static final int UNASKED_PORT = 1;
     /** altsvc: reloads after the first load, at most, for Chromium to come over to h3. */
@@ -84,7 +74,7 @@ public final class ChromiumPageLoads {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 9) {
-            System.err.println("usage: java ChromiumPageLoads.java URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV");
+            System.err.println("usage: java ChromiumPageLoads URL ADDRESS KEYSTORE PASSWORD LOADS GAP_MS warm|cold forced|altsvc CSV");
             System.exit(2);
         }
         URI url = URI.create(args[0]);
@@ -130,8 +120,8 @@ public final class ChromiumPageLoads {
         int disturbed = 0;
         try {
             if (warm) {
-                try (Browser browser = Browser.start(profiles.resolve("warm"), flags, environment)) {
-                    Timing first = browser.load(url, false);
+                try (HeadlessChromium browser = HeadlessChromium.start(profiles.resolve("warm"), flags, environment)) {
+                    Timing first = Timing.parse(browser.load(url, false, TIMING));
                     rows.add(first.row("warm", 0, false));
                     for (int switched = 0; altSvc && first.h3() != first.responses(); switched++) {
                         if (switched == MAX_SWITCH_LOADS) {
@@ -139,12 +129,12 @@ public final class ChromiumPageLoads {
                                     + String.join(" | ", rows));
                         }
                         Thread.sleep(gapMillis);
-                        first = browser.load(url, true);
+                        first = Timing.parse(browser.load(url, true, TIMING));
                         rows.add(first.row("warm", 0, false));
                     }
                     for (int load = 1; load <= loads; ) {
                         Thread.sleep(gapMillis);
-                        Timing timing = browser.load(url, true);
+                        Timing timing = Timing.parse(browser.load(url, true, TIMING));
                         boolean spoiled = timing.newConnections() > 0 || timing.h3() != timing.responses();
                         rows.add(timing.row("warm", load, spoiled));
                         disturbed += spoiled ? 1 : 0;
@@ -152,13 +142,13 @@ public final class ChromiumPageLoads {
                     }
                     String screenshot = System.getProperty("screenshot");
                     if (screenshot != null) {
-                        browser.screenshot(Path.of(screenshot));
+                        browser.screenshot(Path.of(screenshot), PROTOCOL_LIST);
                     }
                 }
             } else {
                 for (int load = 0, attempt = 0; load <= loads; attempt++) {
-                    try (Browser browser = Browser.start(profiles.resolve("cold-" + attempt), flags, environment)) {
-                        Timing timing = browser.load(url, false);
+                    try (HeadlessChromium browser = HeadlessChromium.start(profiles.resolve("cold-" + attempt), flags, environment)) {
+                        Timing timing = Timing.parse(browser.load(url, false, TIMING));
                         boolean spoiled = timing.newConnections() != 1 || timing.h3() != timing.responses();
                         rows.add(timing.row("cold", load, spoiled));
                         disturbed += spoiled ? 1 : 0;
@@ -234,179 +224,6 @@ public final class ChromiumPageLoads {
         String row(String mode, int load, boolean disturbed) {
             return String.format(java.util.Locale.ROOT, "%s,%d,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%s,%d", mode, load, lastByteMillis,
                     loadEventMillis, firstByteMillis, connectMillis, newConnections, h3, responses, disturbed, firstWave);
-        }
-    }
-
-    /** A headless Chromium and the DevTools connection to its one page. */
-    private static final class Browser implements AutoCloseable {
-
-        private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+),");
-        private static final Pattern VALUE = Pattern.compile("\"value\":\"([^\"]*)\"");
-
-        private final Process process;
-        private final WebSocket socket;
-        private final BlockingQueue<String> messages;
-        private int lastId;
-
-        private Browser(Process process, WebSocket socket, BlockingQueue<String> messages) {
-            this.process = process;
-            this.socket = socket;
-            this.messages = messages;
-        }
-
-        static Browser start(Path profile, List<String> flags, Map<String, String> environment) throws Exception {
-            Files.createDirectories(profile);
-            List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(),
-                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-extensions",
-                    "--user-data-dir=" + profile.resolve("user"), "--remote-debugging-port=0"));
-            command.addAll(flags);
-            command.add("about:blank");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(profile.resolve("chromium.log").toFile());
-            // Chromium's singleton socket goes to TMPDIR and stays when it is killed: the profile's, deleted with it.
-            builder.environment().put("TMPDIR", profile.toString());
-            builder.environment().putAll(environment);
-            Process process = builder.start();
-            try {
-                String[] active = devToolsPort(process, profile.resolve("user/DevToolsActivePort"));
-                HttpClient http = HttpClient.newHttpClient();
-                String targets = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + active[0] + "/json/list")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                Matcher page = Pattern.compile("\"webSocketDebuggerUrl\": \"(ws://[^\"]+/devtools/page/[^\"]+)\"").matcher(targets);
-                if (!page.find()) {
-                    throw new IOException("no page among Chromium's targets: " + targets);
-                }
-                BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-                WebSocket socket = http.newWebSocketBuilder().buildAsync(URI.create(page.group(1)), new Collector(messages))
-                        .get(30, TimeUnit.SECONDS);
-                Browser browser = new Browser(process, socket, messages);
-                browser.call("Page.enable", "{}");
-                browser.call("Network.enable", "{}");
-                browser.call("Network.setCacheDisabled", "{\"cacheDisabled\":true}");
-                return browser;
-            } catch (Exception failure) {
-                stop(process);
-                throw failure;
-            }
-        }
-
-        /** Chromium writes its DevTools port into the profile once it listens. */
-        private static String[] devToolsPort(Process process, Path file) throws Exception {
-            for (int i = 0; i < 600; i++) {
-                if (Files.exists(file)) {
-                    List<String> lines = Files.readAllLines(file);
-                    if (lines.size() >= 2) {
-                        return lines.toArray(new String[0]);
-                    }
-                }
-                if (!process.isAlive()) {
-                    throw new IOException("chromium exited with " + process.exitValue());
-                }
-                Thread.sleep(50);
-            }
-            throw new IOException("chromium wrote no " + file + " within 30 s");
-        }
-
-        /** Navigates (or reloads) and waits for the load event and its end; returns the page's timing. */
-        Timing load(URI url, boolean reload) throws Exception {
-            messages.clear();
-            if (reload) {
-                send("Page.reload", "{\"ignoreCache\":true}");
-            } else {
-                send("Page.navigate", "{\"url\":\"" + url + "\"}");
-            }
-            await("\"method\":\"Page.loadEventFired\"", 90);
-            for (int i = 0; i < 100; i++) {
-                String reply = call("Runtime.evaluate", "{\"expression\":\"" + TIMING.replace("\"", "\\\"") + "\",\"returnByValue\":true}");
-                Matcher value = VALUE.matcher(reply);
-                if (value.find() && !value.group(1).isEmpty()) {
-                    return Timing.parse(value.group(1));
-                }
-                Thread.sleep(10);
-            }
-            throw new IOException("the page's load event did not end");
-        }
-
-        /** The window's view of the page with {@link #PROTOCOL_LIST} at its top, as PNG. */
-        void screenshot(Path png) throws Exception {
-            call("Runtime.evaluate", "{\"expression\":\"" + PROTOCOL_LIST.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"returnByValue\":true}");
-            Matcher data = Pattern.compile("\"data\":\"([^\"]+)\"").matcher(call("Page.captureScreenshot", "{\"format\":\"png\"}"));
-            if (!data.find()) {
-                throw new IOException("Chromium returned no screenshot");
-            }
-            Files.write(png, Base64.getDecoder().decode(data.group(1)));
-        }
-
-        private int send(String method, String params) {
-            int id = ++lastId;
-            socket.sendText("{\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + params + "}", true).join();
-            return id;
-        }
-
-        private String call(String method, String params) throws Exception {
-            int id = send(method, params);
-            String reply = await("{\"id\":" + id + ",", 30);
-            if (reply.contains("\"error\":")) {
-                throw new IOException(method + ": " + reply);
-            }
-            return reply;
-        }
-
-        /** The first message containing {@code text}, dropping the ones before it except other replies. */
-        private String await(String text, int seconds) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (true) {
-                String message = messages.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (message == null) {
-                    throw new IOException("no " + text + " from Chromium within " + seconds + " s");
-                }
-                if (message.contains(text) && (text.startsWith("{\"id\"") ? message.startsWith(text) : !ID.matcher(message).find())) {
-                    return message;
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            socket.abort();
-            stop(process);
-        }
-
-        /**
-         * SIGTERM first, which lets Chromium finish its net log (a killed browser leaves it cut off),
-         * then SIGKILL; its helpers are listed before, since a dead browser no longer has descendants.
-         */
-        private static void stop(Process process) {
-            List<ProcessHandle> helpers = process.descendants().toList();
-            process.destroy();
-            try {
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            helpers.forEach(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    /** Joins the frames of each DevTools message. */
-    private record Collector(BlockingQueue<String> messages, StringBuilder partial) implements WebSocket.Listener {
-
-        Collector(BlockingQueue<String> messages) {
-            this(messages, new StringBuilder());
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                messages.add(partial.toString());
-                partial.setLength(0);
-            }
-            socket.request(1);
-            return null;
         }
     }
 }
