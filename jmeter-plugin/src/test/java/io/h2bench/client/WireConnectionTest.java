@@ -1,8 +1,6 @@
 package io.h2bench.client;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.ref.WeakReference;
 import java.net.URI;
@@ -11,13 +9,14 @@ import org.junit.jupiter.api.Test;
 /** What a connection's bookkeeping keeps of the exchanges it carried. */
 class WireConnectionTest {
 
-    private static final URI URI_OF_TEST = URI.create("http://127.0.0.1:1/object");
+    private static final URI OBJECT = URI.create("http://127.0.0.1:1/object");
 
     @Test
-    void theExchangeAConnectionWasOpenedForIsItsOwnAndNoOneElses() {
+    void shouldGiveTheConnectionToTheFirstExchangeOnlyWhenItWasOpenedForIt() {
         WireConnection wire = new WireConnection(1, null, System.nanoTime(), System.nanoTime());
-        assertTrue(wire.begin(recorder(), true, true), "the first exchange claims the connection");
-        assertFalse(wire.begin(recorder(), true, true), "a second exchange does not");
+
+        assertThat(wire.begin(recorder(), true, true)).as("the exchange it was opened for").isTrue();
+        assertThat(wire.begin(recorder(), true, true)).as("a later exchange").isFalse();
     }
 
     /**
@@ -25,15 +24,16 @@ class WireConnectionTest {
      * body per connection for its whole life (400 users, 44 kB: 17 MB that every collection kept).
      */
     @Test
-    void letsGoOfTheExchangeItWasOpenedForOnceThatEnds() throws InterruptedException {
+    void shouldLetGoOfTheExchangeItWasOpenedForWhenThatEnds() throws InterruptedException {
         WireConnection wire = new WireConnection(1, null, System.nanoTime(), System.nanoTime());
         WeakReference<ExchangeRecorder> first = beginAndEnd(wire);
         for (int i = 0; i < 50 && first.get() != null; i++) {
             System.gc();
             Thread.sleep(10);
         }
-        assertNull(first.get(), "the connection still holds the exchange it was opened for");
-        assertFalse(wire.begin(recorder(), true, true), "the connection stays claimed by the exchange that ended");
+
+        assertThat(first.get()).as("the exchange the connection was opened for, after it ended").isNull();
+        assertThat(wire.begin(recorder(), true, true)).as("a later exchange").isFalse();
     }
 
     private static WeakReference<ExchangeRecorder> beginAndEnd(WireConnection wire) {
@@ -44,6 +44,6 @@ class WireConnectionTest {
     }
 
     private static ExchangeRecorder recorder() {
-        return new ExchangeRecorder(ExchangeRequest.get(URI_OF_TEST, ProtocolMode.HTTP_1_1), URI_OF_TEST, false, null);
+        return new ExchangeRecorder(ExchangeRequest.get(OBJECT, ProtocolMode.HTTP_1_1), OBJECT, false, null);
     }
 }
