@@ -31,14 +31,12 @@ import org.eclipse.jetty.util.BufferUtil;
 
 /**
  * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
- * driven at the frame level with Jetty's codec ({@link Parser}, and {@link Http2FrameWriter} on its
- * generator and HPACK encoder) on the end point Jetty's {@code ClientConnector} opened (under TLS for
- * h2): no {@code HTTP2Session}, whose stream and flusher machinery cost the sampler most of its
- * HTTP/2 CPU (issue 20). It starts as a
- * browser does ({@link PresetHttp2Connection}), carries one stream until the server's SETTINGS say
- * how many (as {@link EarlyRequestHttp2}), keeps more requests waiting in order, and controls the
- * flow of what it receives as Jetty's client does ({@link ReceiveWindows}). Parsing never blocks (the
- * recorder takes times and copies bytes), so Jetty runs each read on the selector's thread.
+ * driven with Jetty's frame codec ({@link Parser}; {@link Http2FrameWriter}) on the end point Jetty's
+ * {@code ClientConnector} opened: no {@code HTTP2Session}, whose stream and flusher machinery cost the
+ * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does ({@link PresetHttp2Connection}),
+ * carries one stream until the server's SETTINGS say how many (as {@link EarlyRequestHttp2}), keeps
+ * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
+ * ({@link ReceiveWindows}). Parsing never blocks, so Jetty runs each read on the selector's thread.
  */
 final class Http2FrameConnection extends AbstractConnection.NonBlocking implements Parser.Listener {
 
@@ -335,13 +333,15 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
         }
     }
 
+    /** The server broke the protocol: no new stream here, and the GOAWAY saying why goes out before the close. */
     @Override
     public void onConnectionFailure(int error, String reason) {
+        retire();
         synchronized (this) {
             writer.queue(new GoAwayFrame(0, error, reason == null ? null : reason.getBytes(StandardCharsets.UTF_8)));
+            writer.closeAfterQueue(new IOException(reason));
         }
         writer.iterate();
-        getEndPoint().close(new IOException(reason));
     }
 
     /** Takes no new stream; what waited for one goes back to the owner, which sends it elsewhere. */

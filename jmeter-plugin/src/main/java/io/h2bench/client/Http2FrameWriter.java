@@ -67,6 +67,8 @@ final class Http2FrameWriter extends IteratingCallback {
     private int connectionSendWindow = BrowserPreset.Http2.DEFAULT_WINDOW;
     private int initialStreamSendWindow = BrowserPreset.Http2.DEFAULT_WINDOW;
     private int maxFrameSize = Frame.DEFAULT_MAX_SIZE;
+    /** Why the end point closes once what is queued is written (a connection error's GOAWAY), or null. */
+    private Throwable closeAfterQueue;
 
     /** {@code unencodable}: a request whose HEADERS cannot be written; the connection must close after it. */
     Http2FrameWriter(Object lock, EndPoint endPoint, ByteBufferPool pool, BrowserPreset.Http2 preset,
@@ -96,6 +98,14 @@ final class Http2FrameWriter extends IteratingCallback {
         exchange.body = body.length == 0 ? null : ByteBuffer.wrap(body);
         queue.add(exchange);
         return id;
+    }
+
+    /**
+     * Writes what is queued, and no more request body, then closes the end point with {@code cause}
+     * (under the lock): a GOAWAY queued last reaches the server even while a write is under way.
+     */
+    void closeAfterQueue(Throwable cause) {
+        closeAfterQueue = cause;
     }
 
     /** The request's body is no longer to be sent (the stream ended or was reset; under the lock). */
@@ -147,24 +157,30 @@ final class Http2FrameWriter extends IteratingCallback {
             exchange.requestWritten();
         }
         written.clear();
-        ByteBuffer output;
+        ByteBuffer output = null;
+        Throwable closing = null;
         synchronized (lock) {
-            if (queue.isEmpty() && (bodies.isEmpty() || connectionSendWindow <= 0)) {
+            if (!queue.isEmpty() || closeAfterQueue == null && !bodies.isEmpty() && connectionSendWindow > 0) {
+                if (accumulator == null) {
+                    accumulator = pool.acquire(OUT_BYTES, false);
+                    out = accumulator.getByteBuffer();
+                }
+                accumulator.clear();
+                generateControlAndHeaders();
+                generateData();
+                output = accumulator.hasRemaining() ? accumulator.getByteBuffer() : null;
+            }
+            if (output == null) {
                 releaseOutput();
-                return Action.IDLE;
+                closing = queue.isEmpty() ? closeAfterQueue : null;
             }
-            if (accumulator == null) {
-                accumulator = pool.acquire(OUT_BYTES, false);
-                out = accumulator.getByteBuffer();
-            }
-            accumulator.clear();
-            generateControlAndHeaders();
-            generateData();
-            if (!accumulator.hasRemaining()) {
-                releaseOutput();
-                return Action.IDLE;
-            }
-            output = accumulator.getByteBuffer();
+        }
+        if (closing != null) {
+            endPoint.close(closing);
+            return Action.SUCCEEDED;
+        }
+        if (output == null) {
+            return Action.IDLE;
         }
         endPoint.write(this, output);
         return Action.SCHEDULED;
@@ -250,6 +266,9 @@ final class Http2FrameWriter extends IteratingCallback {
 
     /** As much of the bodies as the windows and this write's room allow, oldest request first. */
     private void generateData() {
+        if (closeAfterQueue != null) {
+            return;
+        }
         Iterator<Http2Exchange> each = bodies.iterator();
         while (each.hasNext() && connectionSendWindow > 0) {
             Http2Exchange exchange = each.next();
