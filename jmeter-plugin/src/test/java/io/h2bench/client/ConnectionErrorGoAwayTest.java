@@ -26,14 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConnectionErrorGoAwayTest {
 
-    private static final int HEADERS = 0x1;
-    private static final int SETTINGS = 0x4;
-    private static final int PING = 0x6;
-    private static final int GOAWAY = 0x7;
-    private static final int WINDOW_UPDATE = 0x8;
-    private static final int INITIAL_WINDOW_SIZE = 0x4;
     private static final int FRAME_SIZE_ERROR = 0x6;
-    private static final int PREFACE_BYTES = 24;
     /** Far more than the client's socket buffers can take while the server does not read. */
     private static final int BODY_BYTES = 16 * 1024 * 1024;
     private static final int NO_GOAWAY = -1;
@@ -63,17 +56,17 @@ class ConnectionErrorGoAwayTest {
     private static int breakThenReadGoAway(ServerSocket listener) {
         try (Socket socket = listener.accept()) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            in.readFully(new byte[PREFACE_BYTES]);
-            while (readFrame(in) != HEADERS) {
+            in.readFully(new byte[RawFrame.PREFACE_BYTES]);
+            while (RawFrame.read(in).type() != RawFrame.HEADERS) {
                 // the client's SETTINGS and WINDOW_UPDATE: its request comes next
             }
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            frameHeader(out, 6, SETTINGS);
-            out.writeShort(INITIAL_WINDOW_SIZE);
+            RawFrame.writeHeader(out, 6, RawFrame.SETTINGS);
+            out.writeShort(RawFrame.SETTINGS_INITIAL_WINDOW_SIZE);
             out.writeInt(BODY_BYTES);
-            frameHeader(out, 4, WINDOW_UPDATE);
+            RawFrame.writeHeader(out, 4, RawFrame.WINDOW_UPDATE);
             out.writeInt(BODY_BYTES);
-            frameHeader(out, 4, PING);
+            RawFrame.writeHeader(out, 4, RawFrame.PING);
             out.writeInt(0);
             out.flush();
             // Not an assertion on time: the client parses the broken PING (already in its socket)
@@ -85,35 +78,15 @@ class ConnectionErrorGoAwayTest {
         }
     }
 
-    private static void frameHeader(DataOutputStream out, int length, int type) throws IOException {
-        out.writeByte(length >>> 16);
-        out.writeShort(length & 0xffff);
-        out.writeByte(type);
-        out.writeByte(0); // flags
-        out.writeInt(0); // stream 0
-    }
-
     private static int readGoAway(DataInputStream in) throws IOException {
         try {
-            while (readFrame(in) != GOAWAY) {
-                // the request's body
+            RawFrame frame = RawFrame.read(in);
+            while (frame.type() != RawFrame.GOAWAY) {
+                frame = RawFrame.read(in); // the request's body
             }
-            in.readInt(); // the last stream id
-            return in.readInt();
+            return frame.intAt(4); // after the last stream id: the error code
         } catch (EOFException closedFirst) {
             return NO_GOAWAY;
         }
-    }
-
-    /** Reads one frame; its type. A GOAWAY's payload is left to read. */
-    private static int readFrame(DataInputStream in) throws IOException {
-        int length = (in.readUnsignedByte() << 16) | in.readUnsignedShort();
-        int type = in.readUnsignedByte();
-        in.readUnsignedByte(); // flags
-        in.readInt(); // stream
-        if (type != GOAWAY) {
-            in.readFully(new byte[length]);
-        }
-        return type;
     }
 }

@@ -20,12 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class Http2WindowsTest {
 
-    private static final int SETTINGS = 0x4;
-    private static final int WINDOW_UPDATE = 0x8;
-    private static final int HEADERS = 0x1;
-    private static final int INITIAL_WINDOW_SIZE = 0x4;
     private static final int DEFAULT_WINDOW = 65_535;
-    private static final int PREFACE_BYTES = 24;
 
     /** What the client's first frames said: its stream window and its session window. */
     private record Windows(int stream, long session) {
@@ -50,36 +45,27 @@ class Http2WindowsTest {
     private static Windows readWindows(ServerSocket listener) {
         try (Socket socket = listener.accept()) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            in.readFully(new byte[PREFACE_BYTES]);
+            in.readFully(new byte[RawFrame.PREFACE_BYTES]);
             int stream = DEFAULT_WINDOW;
             long session = DEFAULT_WINDOW;
             while (true) {
-                int length = (in.readUnsignedByte() << 16) | in.readUnsignedShort();
-                int type = in.readUnsignedByte();
-                in.readUnsignedByte(); // flags
-                int streamId = in.readInt() & 0x7fff_ffff;
-                byte[] payload = new byte[length];
-                in.readFully(payload);
-                if (type == SETTINGS) {
-                    for (int i = 0; i + 6 <= length; i += 6) {
+                RawFrame frame = RawFrame.read(in);
+                byte[] payload = frame.payload();
+                if (frame.type() == RawFrame.SETTINGS) {
+                    for (int i = 0; i + 6 <= payload.length; i += 6) {
                         int id = ((payload[i] & 0xff) << 8) | (payload[i + 1] & 0xff);
-                        if (id == INITIAL_WINDOW_SIZE) {
-                            stream = readInt(payload, i + 2);
+                        if (id == RawFrame.SETTINGS_INITIAL_WINDOW_SIZE) {
+                            stream = frame.intAt(i + 2);
                         }
                     }
-                } else if (type == WINDOW_UPDATE && streamId == 0) {
-                    session += readInt(payload, 0) & 0x7fff_ffff;
-                } else if (type == HEADERS) {
+                } else if (frame.type() == RawFrame.WINDOW_UPDATE && frame.streamId() == 0) {
+                    session += frame.intAt(0) & 0x7fff_ffff;
+                } else if (frame.type() == RawFrame.HEADERS) {
                     return new Windows(stream, session);
                 }
             }
         } catch (IOException failure) {
             throw new IllegalStateException("the client's first frames could not be read", failure);
         }
-    }
-
-    private static int readInt(byte[] bytes, int offset) {
-        return ((bytes[offset] & 0xff) << 24) | ((bytes[offset + 1] & 0xff) << 16)
-                | ((bytes[offset + 2] & 0xff) << 8) | (bytes[offset + 3] & 0xff);
     }
 }
