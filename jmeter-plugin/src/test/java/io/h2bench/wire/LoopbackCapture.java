@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,8 +23,9 @@ import java.util.stream.Collectors;
 /**
  * A live tshark capture of loopback TCP traffic to a set of server ports, and of UDP to one: the
  * outside witness the sampler's byte counts are checked against. Counts TCP payload bytes per
- * server port and direction, retransmissions excluded (loopback has none, but a witness should not
- * double count); keeps every UDP datagram, in the order captured, since QUIC's bytes are checked
+ * server port and direction as the sequence numbers cover them, so that a retransmission adds
+ * nothing (loopback drops packets when its backlog is full, and a busy CI run had tshark count a
+ * resent 131 kB that its own retransmission flag missed); keeps every UDP datagram, in the order captured, since QUIC's bytes are checked
  * datagram by datagram.
  */
 public final class LoopbackCapture implements AutoCloseable {
@@ -33,6 +35,8 @@ public final class LoopbackCapture implements AutoCloseable {
     private final Process tshark;
     private final List<Integer> ports;
     private final Map<String, Long> bytes = new ConcurrentHashMap<>();
+    /** Per TCP stream and direction: the relative sequence number after the last payload byte seen. */
+    private final Map<String, Long> covered = new HashMap<>();
     private final Set<Integer> seenSourcePorts = ConcurrentHashMap.newKeySet();
     private final List<Datagram> datagrams = java.util.Collections.synchronizedList(new ArrayList<>());
     private final int udpPort;
@@ -80,7 +84,7 @@ public final class LoopbackCapture implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
                 "-e", "tcp.analysis.retransmission", "-e", "frame.time_epoch",
-                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length",
+                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length", "-e", "tcp.stream", "-e", "tcp.seq",
                 // Nothing above UDP is read: QUIC's dissector (it tries every Initial's keys) only slows tshark down.
                 "--disable-protocol", "quic");
         // Its messages end with the packets it dropped, which a witness must own up to (see dropped()).
@@ -207,15 +211,20 @@ public final class LoopbackCapture implements AutoCloseable {
         }
         int source = Integer.parseInt(fields[0]);
         seenSourcePorts.add(source);
-        if (fields[2].isEmpty() || (fields.length > 3 && !fields[3].isEmpty())) {
+        if (fields[2].isEmpty() || fields.length < 10 || fields[9].isEmpty()) {
             return;
         }
         int destination = Integer.parseInt(fields[1]);
-        long length = Long.parseLong(fields[2]);
-        if (ports.contains(destination)) {
-            bytes.merge(destination + ">", length, Long::sum);
-        } else if (ports.contains(source)) {
-            bytes.merge(source + "<", length, Long::sum);
+        String key = ports.contains(destination) ? destination + ">" : ports.contains(source) ? source + "<" : null;
+        if (key == null) {
+            return;
+        }
+        // Relative sequence numbers start at 1, after the SYN: bytes below the highest end seen were counted.
+        long end = Long.parseLong(fields[9]) + Long.parseLong(fields[2]);
+        long before = covered.getOrDefault(fields[8] + key, 1L);
+        if (end > before) {
+            covered.put(fields[8] + key, end);
+            bytes.merge(key, end - before, Long::sum);
         }
     }
 
