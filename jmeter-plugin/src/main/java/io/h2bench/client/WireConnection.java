@@ -182,7 +182,7 @@ final class WireConnection {
         inFlight.remove(exchange);
         sending.remove(exchange);
         if (exchange == claimer) {
-            // It gave up during the TLS handshake: the next exchange on the connection is the one it was opened for.
+            // If it gave up during the TLS handshake, the next exchange is the one the connection was opened for.
             claimed = ready();
             // Either way the connection lets go of it: a recorder holds its response body, and 400
             // connections each keeping their first one alive kept 17 MB (44 kB bodies) for the run.

@@ -23,10 +23,10 @@ import java.util.stream.Collectors;
 /**
  * A live tshark capture of loopback TCP traffic to a set of server ports, and of UDP to one: the
  * outside witness the sampler's byte counts are checked against. Counts TCP payload bytes per
- * server port and direction as the sequence numbers cover them, so that a retransmission adds
- * nothing (loopback drops packets when its backlog is full, and a busy CI run had tshark count a
- * resent 131 kB that its own retransmission flag missed); keeps every UDP datagram, in the order captured, since QUIC's bytes are checked
- * datagram by datagram.
+ * server port and direction as the sequence numbers cover them, so that a resent byte adds nothing
+ * (summing segments that tshark did not flag as retransmissions once counted 131 kB more than were
+ * sent, in a busy CI run); keeps every UDP datagram, in the order captured, since QUIC's bytes are
+ * checked datagram by datagram.
  */
 public final class LoopbackCapture implements AutoCloseable {
 
@@ -83,8 +83,8 @@ public final class LoopbackCapture implements AutoCloseable {
         // busy machine's tshark falls behind 64 KiB loopback packets and dropped whole ones with the defaults.
         ProcessBuilder builder = new ProcessBuilder("tshark", "-i", "lo", "-s", "128", "-B", "64", "-f", filter, "-l", "-n",
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
-                "-e", "tcp.analysis.retransmission", "-e", "frame.time_epoch",
-                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length", "-e", "tcp.stream", "-e", "tcp.seq",
+                "-e", "tcp.stream", "-e", "frame.time_epoch",
+                "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length", "-e", "tcp.seq",
                 // Nothing above UDP is read: QUIC's dissector (it tries every Initial's keys) only slows tshark down.
                 "--disable-protocol", "quic");
         // Its messages end with the packets it dropped, which a witness must own up to (see dropped()).
@@ -211,7 +211,7 @@ public final class LoopbackCapture implements AutoCloseable {
         }
         int source = Integer.parseInt(fields[0]);
         seenSourcePorts.add(source);
-        if (fields[2].isEmpty() || fields.length < 10 || fields[9].isEmpty()) {
+        if (fields[2].isEmpty() || fields.length < 9 || fields[8].isEmpty()) {
             return;
         }
         int destination = Integer.parseInt(fields[1]);
@@ -220,10 +220,11 @@ public final class LoopbackCapture implements AutoCloseable {
             return;
         }
         // Relative sequence numbers start at 1, after the SYN: bytes below the highest end seen were counted.
-        long end = Long.parseLong(fields[9]) + Long.parseLong(fields[2]);
-        long before = covered.getOrDefault(fields[8] + key, 1L);
+        long end = Long.parseLong(fields[8]) + Long.parseLong(fields[2]);
+        String stream = fields[3] + key;
+        long before = covered.getOrDefault(stream, 1L);
         if (end > before) {
-            covered.put(fields[8] + key, end);
+            covered.put(stream, end);
             bytes.merge(key, end - before, Long::sum);
         }
     }
