@@ -46,22 +46,30 @@ final class DirectConnections extends AbstractDirectConnections<Http11Exchange> 
 
         @Override
         public void send(Http11Exchange exchange) {
-            Http11Connection connection;
-            boolean connect = false;
-            synchronized (this) {
-                connection = free.pollFirst();
-                if (connection == null) {
-                    waiting.add(exchange);
-                    if (all.size() + connecting < exchange.request().maxConnectionsPerOrigin()) {
-                        connecting++;
-                        connect = true;
+            while (true) {
+                Http11Connection connection;
+                boolean connect = false;
+                synchronized (this) {
+                    connection = free.pollFirst();
+                    if (connection == null) {
+                        waiting.add(exchange);
+                        if (all.size() + connecting < exchange.request().maxConnectionsPerOrigin()) {
+                            connecting++;
+                            connect = true;
+                        }
                     }
                 }
-            }
-            if (connection != null) {
-                connection.send(exchange);
-            } else if (connect) {
-                connect(exchange);
+                if (connection == null) {
+                    if (connect) {
+                        connect(exchange);
+                    }
+                    return;
+                }
+                if (connection.reusable()) {
+                    connection.send(exchange);
+                    return;
+                }
+                // The server closed it while it was idle: closed() has let it go; the next one, or a new one.
             }
         }
 

@@ -3,31 +3,34 @@ package io.h2bench.client;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpGenerator;
 import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * One HTTP/1.1 connection of one user to one origin, driven with Jetty's own codec
- * ({@link HttpGenerator}, {@link HttpParser}) on the end point Jetty's {@code ClientConnector}
- * opened (under TLS when the origin is https): one exchange at a time, kept alive between them as
- * the response allows. Parsing never blocks (the recorder takes times and copies bytes), so it is a
- * non-blocking connection: Jetty runs each read on the selector's thread instead of handing it to a
- * worker first, as the shared client's own HTTP/1.1 connections do (SharedClient).
+ * One HTTP/1.1 connection of one user to one origin, driven with Jetty's own codec ({@link HttpGenerator};
+ * {@link HttpParser} in {@link Http11ResponseParser}) on the end point Jetty's {@code ClientConnector}
+ * opened (under TLS when the origin is https): one exchange at a time, kept alive between them as the
+ * response allows.
+ * <p>
+ * Who reads: the thread that waits for the exchange, when it sent it on a plain socket
+ * ({@link CallerReads}); else Jetty's selector, whose thread runs each read itself (parsing never
+ * blocks: the recorder takes times and copies bytes). An idle connection is read by no one, as
+ * HttpClient4's pooled sockets: {@link #reusable()} looks before it carries the next request.
  */
-final class Http11Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
+final class Http11Connection extends AbstractConnection.NonBlocking implements CallerReads.Reading {
 
+    /** RFC 9110 section 9.2.2: the methods a client may send again by itself. */
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
     /** Room for a request's header block; a larger one fails the exchange with the generator's error. */
     private static final int HEADER_BYTES = 16 * 1024;
 
@@ -42,24 +45,47 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
 
     private final Owner owner;
     private final WireConnection wire;
-    private final HttpParser parser = new HttpParser(this);
+    private final Http11ResponseParser responses = new Http11ResponseParser(this);
     private final HttpGenerator generator = new HttpGenerator();
     private final ReadBuffer input;
     /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
     private ByteBuffer header;
     private volatile Http11Exchange exchange;
     private volatile boolean persistentRequest;
-    private int status;
-    private String reason;
-    private HttpVersion version;
-    private HttpFields.Mutable fields;
-    private boolean interim;
+    /** The connection carried an exchange before the one on it (it was kept alive). */
+    private volatile boolean carried;
+    /**
+     * The socket, for a waiting thread to sleep on; null under TLS, which stays with the selector: at
+     * 400 users, 400 threads decrypting before the JIT had compiled the cipher starved the selectors'
+     * handshakes (no samples for 12 s, connect timeouts) where two selector threads decrypt in turn.
+     */
+    private final SocketChannel socket;
+    // Under this connection's lock:
+    private Reader reader = Reader.SELECTOR;
+    private CallerReads caller;
+    /** The exchange the caller reads for. */
+    private Http11Exchange callerExchange;
+
+    private enum Reader {
+        /** Jetty's selector: fill interest registered, or its thread reading. */
+        SELECTOR,
+        /** The thread waiting for the exchange in flight. */
+        CALLER,
+        /** No exchange in flight, and no one reading. */
+        NONE
+    }
 
     Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire, Owner owner) {
         super(endPoint, executor);
         this.input = new ReadBuffer(pool);
         this.wire = wire;
         this.owner = owner;
+        this.socket = endPoint instanceof SocketChannelEndPoint plain ? plain.getChannel() : null;
+    }
+
+    /** The exchange in flight, or null. */
+    Http11Exchange exchange() {
+        return exchange;
     }
 
     WireConnection wire() {
@@ -75,9 +101,20 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
 
     /** Writes {@code next}'s request; the connection is free (no exchange on it). */
     void send(Http11Exchange next) {
-        exchange = next;
-        parser.reset();
-        parser.setHeadResponse(next.head());
+        responses.expect(next);
+        boolean watch = false;
+        synchronized (this) {
+            exchange = next;
+            if (reader == Reader.NONE) {
+                caller = socket == null ? null : CallerReads.claim(next.request(), this);
+                callerExchange = caller != null ? next : null;
+                reader = caller != null ? Reader.CALLER : Reader.SELECTOR;
+                watch = caller == null;
+            }
+        }
+        if (watch) {
+            fillInterested();
+        }
         generator.reset();
         next.assigned(this, wire);
         Http11Exchange.Encoded encoded;
@@ -88,7 +125,8 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
             return;
         }
         persistentRequest = encoded.persistent();
-        getEndPoint().write(Callback.from(next::requestWritten, next::fail), encoded.buffers());
+        Callback written = Callback.from(next::requestWritten, failure -> next.fail(notReached(next, failure)));
+        getEndPoint().write(written, encoded.buffers());
     }
 
     private ByteBuffer emptyHeaderRoom() {
@@ -101,11 +139,19 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
 
     /** {@code ended} is over: the connection carries the next one, or closes. */
     void release(Http11Exchange ended, boolean reusable) {
-        if (exchange != ended) {
-            return;
+        CallerReads reading;
+        synchronized (this) {
+            if (exchange != ended) {
+                return;
+            }
+            exchange = null;
+            reading = caller;
         }
-        exchange = null;
+        if (reading != null) {
+            reading.wakeup(); // when another thread ended it (a timeout, the stop button, the request's write)
+        }
         boolean keep = reusable && persistentRequest && getEndPoint().isOpen();
+        carried |= keep;
         if (!keep) {
             close();
         }
@@ -123,7 +169,7 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
                 }
                 int filled = getEndPoint().fill(in);
                 if (filled < 0) {
-                    endOfInput();
+                    responses.endOfInput();
                     input.releaseIfParsed();
                     return;
                 }
@@ -134,7 +180,9 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
                     }
                     return;
                 }
-                parse(in);
+                if (responses.parse(in)) {
+                    return; // idle: no one reads on
+                }
             }
         } catch (Throwable failure) {
             input.releaseIfParsed();
@@ -142,56 +190,119 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
         }
     }
 
-    private void parse(ByteBuffer in) {
-        while (in.hasRemaining()) {
-            Http11Exchange current = exchange;
-            if (current == null) {
-                // Bytes while no request is out: nothing a server may send on HTTP/1.1.
-                BufferUtil.clear(in);
-                close();
-                return;
+    /**
+     * A final response was parsed to the last byte read: nothing more may come on HTTP/1.1, so no one
+     * reads on. Done before the exchange ends, since the user's next request may find the connection
+     * free at once: it must find it idle (and the buffer given back), not still the selector's.
+     */
+    synchronized void stopReading() {
+        input.releaseIfParsed();
+        reader = Reader.NONE;
+        caller = null;
+        callerExchange = null;
+    }
+
+    /**
+     * The waiting thread reads until its exchange has ended: on a plain socket as the selector would,
+     * sleeping on the socket in between ({@link CallerReads#awaitReadable}).
+     */
+    @Override
+    public void readAsCaller(CallerReads reads) {
+        Http11Exchange mine;
+        synchronized (this) {
+            mine = callerExchange;
+        }
+        boolean idle = false;
+        try {
+            while (!idle && mine != null && !mine.finished()) {
+                ByteBuffer in = input.take();
+                if (!in.hasRemaining()) {
+                    BufferUtil.clear(in);
+                }
+                int filled = getEndPoint().fill(in);
+                if (filled < 0) {
+                    responses.endOfInput();
+                } else if (filled > 0) {
+                    idle = responses.parse(in);
+                } else {
+                    // Not held while asleep: the pool keeps 8 buffers a size, and 400 sleeping users
+                    // holding one each made every read allocate a new one.
+                    input.releaseIfParsed();
+                    if (!reads.awaitReadable(socket)) {
+                        break;
+                    }
+                }
             }
-            parser.parseNext(in);
-            if (parser.isComplete()) {
-                messageDone(current);
-            } else if (!in.hasRemaining()) {
-                return;
+        } catch (Throwable failure) {
+            failAndClose(failure);
+        } finally {
+            reads.quiet(socket);
+            if (!idle) {
+                input.releaseIfParsed();
+                handBack();
             }
         }
     }
 
-    private void messageDone(Http11Exchange current) {
-        if (interim) {
-            // A 100 Continue or 103 Early Hints: the final response follows on the same exchange.
-            interim = false;
-            parser.reset();
-            parser.setHeadResponse(current.head());
-            return;
-        }
-        current.responseEnded(Http11Exchange.keepsAlive(version, fields));
+    @Override
+    public void unclaimed() {
+        handBack();
     }
 
-    private void endOfInput() {
-        Http11Exchange current = exchange;
-        if (current != null && !parser.isComplete()) {
-            // A body delimited by the connection's end completes here; anything else ended early.
-            parser.atEOF();
-            parser.parseNext(BufferUtil.EMPTY_BUFFER);
-            if (parser.isComplete() && !interim) {
-                current.responseEnded(false);
-            } else {
-                current.fail(new EofException("the server closed the connection before the response ended"));
+    /** The caller stopped reading: an exchange still in flight (the next one, or its own if interrupted) goes to the selector. */
+    private void handBack() {
+        boolean watch;
+        synchronized (this) {
+            caller = null;
+            callerExchange = null;
+            watch = exchange != null && getEndPoint().isOpen();
+            reader = watch ? Reader.SELECTOR : Reader.NONE;
+        }
+        if (watch) {
+            fillInterested();
+        }
+    }
+
+    /**
+     * Before an idle connection carries the next request: false, and closed, when the server closed it
+     * or sent bytes meanwhile (no one read it while idle). HttpClient4 checks its pooled sockets likewise.
+     */
+    boolean reusable() {
+        synchronized (this) {
+            if (reader != Reader.NONE) {
+                return getEndPoint().isOpen();
             }
+        }
+        ByteBuffer in = input.take();
+        int filled;
+        try {
+            filled = getEndPoint().fill(in);
+        } catch (IOException broken) {
+            filled = -1;
+        } finally {
+            BufferUtil.clear(in);
+            input.releaseIfParsed();
+        }
+        if (filled == 0) {
+            return true;
         }
         close();
+        return false;
     }
 
     private void failAndClose(Throwable failure) {
         Http11Exchange current = exchange;
         if (current != null) {
-            current.fail(failure);
+            current.fail(notReached(current, failure));
         }
         close();
+    }
+
+    /** {@code failure}, or a {@link StaleConnectionException} when a kept-alive connection failed before any of the response. */
+    Throwable notReached(Http11Exchange current, Throwable failure) {
+        boolean stale = carried && !responses.responseBytes() && failure instanceof IOException
+                && IDEMPOTENT.contains(current.request().method());
+        return stale ? new StaleConnectionException(failure) : failure;
     }
 
     @Override
@@ -210,70 +321,13 @@ final class Http11Connection extends AbstractConnection.NonBlocking implements H
         if (current != null) {
             current.fail(cause != null ? cause : new ClosedChannelException());
         }
+        CallerReads reading;
+        synchronized (this) {
+            reading = caller;
+        }
+        if (reading != null) {
+            reading.wakeup();
+        }
         owner.closed(this, cause);
-    }
-
-    @Override
-    public void startResponse(HttpVersion responseVersion, int responseStatus, String responseReason) {
-        version = responseVersion;
-        status = responseStatus;
-        reason = responseReason;
-        fields = HttpFields.build();
-        interim = responseStatus >= 100 && responseStatus < 200 && responseStatus != 101;
-        Http11Exchange current = exchange;
-        if (!interim && current != null) {
-            current.responseBegun();
-        }
-    }
-
-    @Override
-    public void parsedHeader(HttpField field) {
-        if (!interim) {
-            fields.add(field);
-        }
-    }
-
-    @Override
-    public boolean headerComplete() {
-        Http11Exchange current = exchange;
-        if (!interim && current != null) {
-            current.responseHeaders(status, reason, version, fields);
-        }
-        return false;
-    }
-
-    @Override
-    public boolean content(ByteBuffer content) {
-        Http11Exchange current = exchange;
-        if (current != null && content.hasRemaining()) {
-            current.responseContent(content);
-        }
-        return false;
-    }
-
-    @Override
-    public boolean contentComplete() {
-        return false;
-    }
-
-    @Override
-    public boolean messageComplete() {
-        return true;
-    }
-
-    @Override
-    public void earlyEOF() {
-        Http11Exchange current = exchange;
-        if (current != null) {
-            current.fail(new EofException("the server closed the connection before the response ended"));
-        }
-    }
-
-    @Override
-    public void badMessage(HttpException failure) {
-        Http11Exchange current = exchange;
-        if (current != null) {
-            current.fail(failure instanceof Throwable throwable ? throwable : new IOException(String.valueOf(failure)));
-        }
     }
 }

@@ -7,7 +7,8 @@ import org.eclipse.jetty.http2.RetryableStreamException;
  * Requests an HTTP/2 server says it never processed, which a client may send again (RFC 9113 6.8:
  * streams above a GOAWAY's last stream id; 8.7: a stream reset with REFUSED_STREAM). Jetty's client
  * fails the first with a {@link RetryableStreamException} and the second with an IOException named
- * after the error code, and sends neither again by itself.
+ * after the error code, and sends neither again by itself. And idempotent HTTP/1.1 requests whose
+ * kept-alive connection the server had closed ({@link StaleConnectionException}).
  */
 final class UnprocessedRequests {
 
@@ -22,6 +23,9 @@ final class UnprocessedRequests {
         for (Throwable cause = first.failure(); cause != null; cause = cause.getCause()) {
             if (cause instanceof RetryableStreamException) {
                 return "sent again on a new connection: the server's GOAWAY said it had not processed the first try";
+            }
+            if (cause instanceof StaleConnectionException) {
+                return "sent again on a new connection: the server had closed the kept-alive connection before the first try reached it";
             }
             if (cause instanceof IOException && "refused_stream_error".equals(cause.getMessage())) {
                 return "sent again on a new connection: the server refused the first try's stream (REFUSED_STREAM) before processing it";

@@ -20,6 +20,8 @@ public final class UserConnections implements AutoCloseable {
     private volatile Http3Engine quic;
     /** Origins whose responses advertised h3 (HTTP_3_ALT_SVC), with the advertised UDP port. */
     private final Map<String, Integer> advertisedH3 = new ConcurrentHashMap<>();
+    /** This user's thread reading its own responses while it waits for them. */
+    private final CallerReads reads = new CallerReads();
     private boolean closed;
 
     private UserConnections(JettyEngine tcp) {
@@ -45,7 +47,7 @@ public final class UserConnections implements AutoCloseable {
     /** Sends on connections made as {@code profile} says, and waits. */
     public ExchangeResult send(ExchangeRequest exchange, ConnectionProfile profile) throws InterruptedException {
         try {
-            return sendAsync(exchange, profile).get();
+            return reads.await(exchange, () -> sendAsync(exchange, profile));
         } catch (ExecutionException unexpected) {
             throw new IllegalStateException("The exchange listener failed: " + unexpected.getCause(), unexpected.getCause());
         }
@@ -155,6 +157,7 @@ public final class UserConnections implements AutoCloseable {
         closed = true;
         advertisedH3.clear();
         tcp.close();
+        reads.close();
         Http3Engine h3 = quic;
         if (h3 != null) {
             h3.close();

@@ -1,0 +1,20 @@
+package io.h2bench.client;
+
+import org.eclipse.jetty.io.EofException;
+
+/**
+ * A kept-alive HTTP/1.1 connection turned out closed by the server before any byte of the response to
+ * the request sent on it: the server closed it while idle, and the request most likely never reached
+ * it. An idempotent request so failed is sent once more on a new connection ({@link UnprocessedRequests}),
+ * as browsers do (RFC 9110 section 9.2.2).
+ */
+final class StaleConnectionException extends EofException {
+
+    StaleConnectionException(Throwable cause) {
+        super("the server had closed the kept-alive connection before this request reached it ("
+                + (cause == null ? "end of input" : cause.getMessage()) + ")");
+        if (cause != null) {
+            initCause(cause);
+        }
+    }
+}
