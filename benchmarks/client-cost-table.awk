@@ -5,7 +5,8 @@
 # "others" is the largest share of the machine another program took during the row's measurements;
 # "server" is the server's CPU per request during them (median). A second table gives h2load's rows:
 # the same object and connection count per protocol, with C at both ends. A third gives one user's mean
-# elapsed over the whole run and after its first 5 s (steady_mean_ms, column 16: the JIT warmed up).
+# elapsed over the whole run and after its first 5 s (steady_mean_ms, column 16: the JIT warmed up);
+# the first table shows that mean for the throughput rows too (where the client's own queue shows).
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
@@ -48,8 +49,8 @@ function most(table, key,    i, m) {
 }
 END {
   printf "%d %s per row and client; figures are medians, ratios the medians' with the repeats' range.\n\n", repeats, repeats == 1 ? "measurement" : "measurements"
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
-  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after 5 s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
+  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   split("h1 h1-tls h2 h2c", protocols, " ")
   for (r = 1; r <= rows; r++) {
     split(order[r], part, " ")
@@ -58,9 +59,10 @@ END {
       ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
       if (!(ours in count)) continue
       busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
-      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
+      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %.1f / %.1f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
         median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
-        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs), most(threads, ours), most(rss, ours),
+        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs),
+        median(steady, ours), median(steady, theirs), most(threads, ours), most(rss, ours),
         most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
     }
   }
