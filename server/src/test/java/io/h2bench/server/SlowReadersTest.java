@@ -36,6 +36,13 @@ class SlowReadersTest {
     private static final int THREAD_BAND = 8;
     private static final long HEAP_BAND = 256L * 1024 * 1024;
     /**
+     * Allowed beyond twice the slowest load alone. A bystander held by the server's threads would wait
+     * for the attack's timeouts (IDLE); the slowest of a few loads on a busy machine varies by less than
+     * this (a fresh-clone build, two modules' tests at once, a quarter of the CPU stolen by the
+     * hypervisor: 0.24 s alone and 0.58 s during on h2c, 2026-11-27).
+     */
+    private static final Duration BUSY_MACHINE = Duration.ofMillis(500);
+    /**
      * Of the server's sockets: left to autotuning, the never-read HTTP/1.1 connections' buffers grew
      * to 4 MiB each, 752 MiB in all, near the kernel's TCP memory pressure, which shrinks every
      * socket's buffers on the machine. A blocking write holds its thread once its buffer is full,
@@ -83,7 +90,8 @@ class SlowReadersTest {
                     alone, during, heldThreads, heapGrowth >> 20, held / 1_000_000);
 
             assertThat(during).as("slowest seed page loads during the attack, alone %s", alone)
-                    .allSatisfy((listener, time) -> assertThat(time).isLessThanOrEqualTo(alone.get(listener).multipliedBy(2)));
+                    .allSatisfy((listener, time) -> assertThat(time)
+                            .isLessThanOrEqualTo(alone.get(listener).multipliedBy(2).plus(BUSY_MACHINE)));
             assertThat(heldThreads).as("server threads the attack holds").isLessThanOrEqualTo(THREAD_BAND);
             assertThat(heapGrowth).as("heap growth after GC").isLessThan(HEAP_BAND);
             // HTTP/1.1: the stalled write times out. HTTP/2: each stream times out (RST_STREAM), then the
