@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  * response to it instead of to Jetty's selector. The thread then sleeps in the kernel until its socket
  * is readable, and the kernel wakes it, not a selector thread that parses and then wakes it. At 400
  * users a sample then holds the server's time and not the selector's queue (2 to 3 ms against 50 to
- * 60 ms, as HttpClient4's), with fewer context switches and system calls, and peak RSS fell by 100 to
- * 300 MB since each body is made by the thread that keeps it (benchmarks page).
+ * 60 ms, as HttpClient4's), with fewer context switches and system calls, and peak RSS fell by 120 to
+ * 340 MB since each body is made by the thread that keeps it (benchmarks page).
  * <p>
  * A connection takes part by calling {@link #claim} as it writes a request on the waiting thread;
  * whatever is not claimed (a page's resources, a request that waits for a connection, an exchange

@@ -11,10 +11,7 @@ import org.eclipse.jetty.io.EofException;
 final class StaleConnectionException extends EofException {
 
     StaleConnectionException(Throwable cause) {
-        super("the server had closed the kept-alive connection before this request reached it ("
-                + (cause == null ? "end of input" : cause.getMessage()) + ")");
-        if (cause != null) {
-            initCause(cause);
-        }
+        super("the server had closed the kept-alive connection before this request reached it (" + cause.getMessage() + ")");
+        initCause(cause);
     }
 }
