@@ -44,7 +44,7 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
 
     /**
      * Parses what was read; true when a final response ended at the last byte read, and the connection
-     * has stopped reading ({@link Http11Connection#stopReading}).
+     * has stopped reading ({@link CallerReadConnection#stopReading}).
      */
     boolean parse(ByteBuffer in) {
         while (in.hasRemaining()) {

@@ -5,9 +5,6 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -24,7 +21,6 @@ import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
 import org.eclipse.jetty.http2.parser.Parser;
-import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.BufferUtil;
@@ -36,9 +32,11 @@ import org.eclipse.jetty.util.BufferUtil;
  * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does ({@link PresetHttp2Connection}),
  * carries one stream until the server's SETTINGS say how many (as {@link EarlyRequestHttp2}), keeps
  * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
- * ({@link ReceiveWindows}). Parsing never blocks, so Jetty runs each read on the selector's thread.
+ * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: on h2c, the thread waiting
+ * for the one stream in flight reads the frames until its stream ends; a page's resources, pushes
+ * and TLS stay with Jetty's selector, and the next sender reads what came while the connection idled.
  */
-final class Http2FrameConnection extends AbstractConnection.NonBlocking implements Parser.Listener {
+final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
 
     /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
     interface Owner {
@@ -54,25 +52,16 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     private final Parser parser;
     private final Http2FrameWriter writer;
     private final ReceiveWindows windows;
-    private final ReadBuffer input;
-    // Under this connection's lock:
-    private final Map<Integer, Http2Exchange> streams = new HashMap<>();
-    private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
-    private int localStreams;
-    /** One stream until the server's SETTINGS: its limit is unknown before (RFC 9113 section 3.4 allows sending). */
-    private int maxLocalStreams = 1;
-    private boolean serverSettings;
-    private int remoteStreams;
-    private boolean retired;
+    /** Under this connection's lock. */
+    private final Http2Streams streams = new Http2Streams();
 
     Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire,
                          BrowserPreset.Http2 preset, Owner owner) {
-        super(endPoint, executor);
+        super(endPoint, executor, pool);
         this.owner = owner;
         this.wire = wire;
         this.preset = preset;
         this.windows = new ReceiveWindows(preset);
-        this.input = new ReadBuffer(pool);
         this.writer = new Http2FrameWriter(this, endPoint, pool, preset, this::unencodable);
         this.parser = PresetFrameParser.create(pool, preset, this);
     }
@@ -95,56 +84,66 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
         owner.opened(this);
     }
 
-    /** Sends {@code exchange} on a new stream, or keeps it waiting for one; false when the connection takes no new stream. */
+    /**
+     * Sends {@code exchange} on a new stream, or keeps it waiting for one; false when the connection
+     * takes no new stream. On an idle connection the sender first reads what came meanwhile (a
+     * GOAWAY sends the request elsewhere), then the thread waiting for it may read its response.
+     */
     boolean send(Http2Exchange exchange) {
+        boolean idle;
         synchronized (this) {
-            if (retired) {
+            if (streams.retired()) {
                 return false;
             }
-            waiting.add(exchange);
-            openWaiting();
+            idle = takeIdle();
+        }
+        if (idle && !readWhatCame()) {
+            handBack();
+            return false;
+        }
+        boolean sent;
+        boolean watch = false;
+        synchronized (this) {
+            sent = !streams.retired();
+            if (sent) {
+                streams.enqueue(exchange);
+                streams.openWaiting(this::open);
+                watch = chooseReader(exchange);
+            }
+        }
+        if (!sent) {
+            handBack();
+            return false;
+        }
+        if (watch) {
+            fillInterested();
         }
         writer.iterate();
         return true;
     }
 
-    /** Opens streams for waiting requests while the server's limit allows (under the lock). */
-    private void openWaiting() {
-        while (localStreams < maxLocalStreams && !retired) {
-            Http2Exchange next = waiting.poll();
-            if (next == null) {
-                return;
-            }
-            if (next.finished()) {
-                continue;
-            }
-            localStreams++;
-            streams.put(writer.queue(next), next);
-            next.opened(this, wire);
-        }
+    /** Queues the HEADERS of a stream the server's limit lets open (under the lock). */
+    private void open(Http2Exchange next) {
+        writer.queue(next);
+        next.opened(this, wire);
     }
 
     /** The exchange ended: its stream's slot goes to the next waiting request. */
     void ended(Http2Exchange exchange) {
+        boolean held;
         boolean idle;
         synchronized (this) {
-            if (exchange.streamId == 0 || streams.get(exchange.streamId) != exchange) {
-                waiting.remove(exchange);
-                return;
+            held = streams.ended(exchange);
+            if (held) {
+                writer.forget(exchange);
+                streams.openWaiting(this::open);
             }
-            streams.remove(exchange.streamId);
-            writer.forget(exchange);
-            if (exchange.pushed()) {
-                remoteStreams--;
-            } else {
-                localStreams--;
-            }
-            openWaiting();
-            idle = retired && streams.isEmpty();
+            idle = held && streams.retired() && streams.noneOpen();
         }
+        wakeCaller(exchange);
         if (idle) {
             close();
-        } else {
+        } else if (held) {
             writer.iterate();
         }
     }
@@ -152,7 +151,7 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     /** Resets the exchange's stream (the response timeout, the stop button). */
     void cancel(Http2Exchange exchange) {
         synchronized (this) {
-            if (exchange.streamId == 0 || streams.get(exchange.streamId) != exchange) {
+            if (!streams.holds(exchange)) {
                 return;
             }
             writer.queue(new ResetFrame(exchange.streamId, ErrorCode.CANCEL_STREAM_ERROR.code));
@@ -164,29 +163,25 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
         return streams.get(id);
     }
 
-    /** Reads and parses until the socket has nothing more ({@link ReadBuffer} says why the buffer goes back first). */
     @Override
-    public void onFillable() {
-        ByteBuffer in = input.take();
-        try {
-            while (true) {
-                BufferUtil.clear(in);
-                int filled = getEndPoint().fill(in);
-                if (filled <= 0) {
-                    input.releaseIfParsed();
-                    if (filled < 0) {
-                        close();
-                    } else if (getEndPoint().isOpen()) {
-                        fillInterested();
-                    }
-                    return;
-                }
-                parser.parse(in);
-            }
-        } catch (Throwable failure) {
-            input.releaseIfParsed();
-            getEndPoint().close(failure);
-        }
+    protected boolean parse(ByteBuffer in) {
+        parser.parse(in);
+        return false; // HTTP/2 goes idle between reads, when no stream is open (busy)
+    }
+
+    @Override
+    protected void endOfInput() {
+        close();
+    }
+
+    @Override
+    protected void readFailed(Throwable failure) {
+        getEndPoint().close(failure);
+    }
+
+    @Override
+    protected boolean busy() {
+        return streams.busy();
     }
 
     @Override
@@ -244,16 +239,10 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
             return;
         }
         synchronized (this) {
-            writer.peerSettings(frame.getSettings(), streams.values());
-            Integer max = frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS);
-            if (max != null) {
-                maxLocalStreams = max;
-            } else if (!serverSettings) {
-                maxLocalStreams = Integer.MAX_VALUE; // no limit announced: Jetty's client sets none either
-            }
-            serverSettings = true;
+            writer.peerSettings(frame.getSettings(), streams.openExchanges());
+            streams.serverLimit(frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS));
             writer.queue(new SettingsFrame(Map.of(), true));
-            openWaiting();
+            streams.openWaiting(this::open);
         }
         writer.iterate();
     }
@@ -287,12 +276,9 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
         boolean accepted = false;
         synchronized (this) {
             int promised = frame.getPromisedStreamId();
-            if (parent != null && parent.request().acceptPush() && preset.acceptsPush(remoteStreams)) {
+            if (parent != null && parent.request().acceptPush() && preset.acceptsPush(streams.pushesOpen())) {
                 URI uri = frame.getMetaData().getHttpURI().toURI();
-                Http2Exchange push = parent.pushed(uri, this);
-                push.streamId = promised;
-                streams.put(promised, push);
-                remoteStreams++;
+                streams.promised(promised, parent.pushed(uri, this));
                 accepted = true;
             } else {
                 writer.queue(new ResetFrame(promised, ErrorCode.REFUSED_STREAM_ERROR.code));
@@ -306,13 +292,9 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     @Override
     public void onGoAway(GoAwayFrame frame) {
         wire.goAwayReceived(frame);
-        List<Http2Exchange> unprocessed = new ArrayList<>();
+        List<Http2Exchange> unprocessed;
         synchronized (this) {
-            for (Http2Exchange exchange : streams.values()) {
-                if (!exchange.pushed() && exchange.streamId > frame.getLastStreamId()) {
-                    unprocessed.add(exchange);
-                }
-            }
+            unprocessed = streams.unprocessedAbove(frame.getLastStreamId());
         }
         retire();
         // RFC 9113 6.8: never processed, so sent again (UnprocessedRequests) on a new connection.
@@ -348,20 +330,17 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     private void retire() {
         List<Http2Exchange> unsent;
         synchronized (this) {
-            if (retired && waiting.isEmpty()) {
-                return;
-            }
-            retired = true;
-            unsent = new ArrayList<>(waiting);
-            waiting.clear();
+            unsent = streams.retire();
         }
-        owner.retired(this, unsent);
+        if (unsent != null) {
+            owner.retired(this, unsent);
+        }
     }
 
     private void closeWhenIdle() {
         boolean idle;
         synchronized (this) {
-            idle = streams.isEmpty();
+            idle = streams.noneOpen();
         }
         if (idle) {
             close();
@@ -385,6 +364,7 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
+        wakeCaller(null);
         writer.abort(cause != null ? cause : new ClosedChannelException());
         retire();
         failAll(cause != null ? cause : new ClosedChannelException());
@@ -393,7 +373,7 @@ final class Http2FrameConnection extends AbstractConnection.NonBlocking implemen
     private void failAll(Throwable failure) {
         List<Http2Exchange> open;
         synchronized (this) {
-            open = new ArrayList<>(streams.values());
+            open = streams.allOpen();
         }
         open.forEach(exchange -> exchange.fail(failure));
     }
