@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.util.BufferUtil;
 
 /**
@@ -17,9 +19,10 @@ import org.eclipse.jetty.util.BufferUtil;
  * parse, so what a sample records does not depend on who read it; the subclass says what a read
  * means for its protocol. The reader changes under the connection's lock, and only one reads at a time.
  * <p>
- * A waiting thread reads only a plain socket. Under TLS the selector keeps reading: at 400 users, 400
- * threads decrypting before the JIT had compiled the cipher starved the selectors' handshakes (no
- * samples for 12 s, connect timeouts), where two selector threads decrypt in turn.
+ * Under TLS a waiting thread reads only while no TLS handshake is under way anywhere in the client
+ * ({@link WireRegistry#noHandshakeUnderWay}): at 400 users, 400 threads decrypting before the JIT had
+ * compiled the cipher starved the selectors' handshakes (no samples for 12 s, connect timeouts).
+ * While users connect, the selectors read, as they did for all TLS before 27 November 2026.
  */
 abstract class CallerReadConnection extends AbstractConnection.NonBlocking implements CallerReads.Reading {
 
@@ -39,18 +42,27 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
     }
 
     protected final ReadBuffer input;
-    /** The socket a waiting thread sleeps on; null under TLS. */
+    /** The socket a waiting thread sleeps on (under TLS too); null when there is none to sleep on. */
     private final SocketChannel socket;
+    /** Under TLS: whether the waiting thread may read now (no handshake under way for the selectors). */
+    private final BooleanSupplier tlsCallerReads;
     // Under this connection's lock:
     private Reader reader = Reader.SELECTOR;
     private CallerReads caller;
     /** The exchange the caller reads for. */
     private DirectExchange callerExchange;
 
-    CallerReadConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool) {
+    /** {@code registry}: the client's connections, which say when no TLS handshake is under way. */
+    CallerReadConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry) {
         super(endPoint, executor);
         this.input = new ReadBuffer(pool);
-        this.socket = endPoint instanceof SocketChannelEndPoint plain ? plain.getChannel() : null;
+        this.socket = socketUnder(endPoint);
+        this.tlsCallerReads = endPoint instanceof SslConnection.SslEndPoint ? registry::noHandshakeUnderWay : () -> true;
+    }
+
+    private static SocketChannel socketUnder(EndPoint endPoint) {
+        EndPoint network = endPoint instanceof SslConnection.SslEndPoint tls ? tls.getSslConnection().getEndPoint() : endPoint;
+        return network instanceof SocketChannelEndPoint plain ? plain.getChannel() : null;
     }
 
     /** Parses what {@code in} holds; true when the connection went idle there and stopped reading ({@link #stopReading}). */
@@ -158,7 +170,7 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
         if (reader != Reader.NONE && reader != Reader.SENDER) {
             return false;
         }
-        caller = socket == null ? null : CallerReads.claim(next.request(), this);
+        caller = socket == null || !tlsCallerReads.getAsBoolean() ? null : CallerReads.claim(next.request(), this);
         callerExchange = caller != null ? next : null;
         reader = caller != null ? Reader.CALLER : Reader.SELECTOR;
         return caller == null;

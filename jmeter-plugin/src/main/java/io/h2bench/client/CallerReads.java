@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import java.io.IOException;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -120,6 +121,8 @@ final class CallerReads implements AutoCloseable {
             return !Thread.currentThread().isInterrupted();
         } catch (ClosedSelectorException closedUnderIt) {
             return false;
+        } catch (CancelledKeyException channelClosed) {
+            return true; // closed by another thread between the check and the call: the next fill says so
         }
     }
 
@@ -127,8 +130,12 @@ final class CallerReads implements AutoCloseable {
     void quiet(SelectableChannel channel) {
         Selector readiness = selector;
         SelectionKey key = readiness == null ? null : channel.keyFor(readiness);
-        if (key != null && key.isValid()) {
-            key.interestOps(0); // applied at the next select, where it costs nothing if set back first
+        try {
+            if (key != null && key.isValid()) {
+                key.interestOps(0); // applied at the next select, where it costs nothing if set back first
+            }
+        } catch (CancelledKeyException channelClosed) {
+            // closed by another thread between the check and the call: nothing to quiet
         }
     }
 

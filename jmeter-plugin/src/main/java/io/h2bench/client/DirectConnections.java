@@ -165,7 +165,7 @@ final class DirectConnections extends AbstractDirectConnections<Http11Exchange> 
         private void connect(Http11Exchange exchange) {
             connector.connect(exchange, profile,
                     (endPoint, wire) -> new Http11Connection(endPoint, shared.connector().getExecutor(),
-                            shared.connector().getByteBufferPool(), wire, this),
+                            shared.connector().getByteBufferPool(), shared.registry(), wire, this),
                     (failed, failure) -> connectFailed((Http11Exchange) failed, failure));
         }
     }

@@ -174,7 +174,8 @@ final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchan
                     String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
                     return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
                 }
-                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), wire, preset, this);
+                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), shared.registry(), wire,
+                        preset, this);
             }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
         }
     }

@@ -17,9 +17,9 @@ import org.eclipse.jetty.util.Callback;
  * One HTTP/1.1 connection of one user to one origin, driven with Jetty's own codec ({@link HttpGenerator};
  * {@link HttpParser} in {@link Http11ResponseParser}) on the end point Jetty's {@code ClientConnector}
  * opened (under TLS when the origin is https): one exchange at a time, kept alive between them as the
- * response allows. Who reads it is {@link CallerReadConnection}'s: the waiting thread on a plain
- * socket, else Jetty's selector, and no one while idle: {@link #reusable()} looks before it carries
- * the next request.
+ * response allows. Who reads it is {@link CallerReadConnection}'s: the waiting thread (under TLS
+ * once no handshake is under way), else Jetty's selector, and no one while idle: {@link #reusable()}
+ * looks before it carries the next request.
  */
 final class Http11Connection extends CallerReadConnection {
 
@@ -48,8 +48,9 @@ final class Http11Connection extends CallerReadConnection {
     /** The connection carried an exchange before the one on it (it was kept alive). */
     private volatile boolean carried;
 
-    Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire, Owner owner) {
-        super(endPoint, executor, pool);
+    Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
+                     Owner owner) {
+        super(endPoint, executor, pool, registry);
         this.wire = wire;
         this.owner = owner;
     }

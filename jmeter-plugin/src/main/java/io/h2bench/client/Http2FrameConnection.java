@@ -32,9 +32,9 @@ import org.eclipse.jetty.util.BufferUtil;
  * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does ({@link PresetHttp2Connection}),
  * carries one stream until the server's SETTINGS say how many (as {@link EarlyRequestHttp2}), keeps
  * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
- * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: on h2c, the thread waiting
- * for the one stream in flight reads the frames until its stream ends; a page's resources, pushes
- * and TLS stay with Jetty's selector, and the next sender reads what came while the connection idled.
+ * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: the thread waiting for the
+ * one stream in flight reads the frames until its stream ends; a page's resources and pushes stay
+ * with Jetty's selector, and the next sender reads what came while the connection idled.
  */
 final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
 
@@ -55,9 +55,9 @@ final class Http2FrameConnection extends CallerReadConnection implements Parser.
     /** Under this connection's lock. */
     private final Http2Streams streams = new Http2Streams();
 
-    Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireConnection wire,
+    Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
                          BrowserPreset.Http2 preset, Owner owner) {
-        super(endPoint, executor, pool);
+        super(endPoint, executor, pool, registry);
         this.owner = owner;
         this.wire = wire;
         this.preset = preset;

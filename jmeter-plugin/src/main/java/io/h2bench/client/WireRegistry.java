@@ -3,6 +3,7 @@ package io.h2bench.client;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLEngine;
@@ -28,6 +29,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
     private final Map<SocketChannel, Long> connectBegins = new ConcurrentHashMap<>();
     private final Map<SocketAddress, WireConnection> byLocalAddress = new ConcurrentHashMap<>();
     private final AtomicLong opened = new AtomicLong();
+    private final Set<SslConnection> handshaking = ConcurrentHashMap.newKeySet();
 
     @Override
     public void onConnectBegin(SocketChannel channel, SocketAddress remote) {
@@ -110,14 +112,33 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         if (connection instanceof SslConnection ssl && ssl.getEndPoint() instanceof CountingEndPoint counting) {
             WireConnection wire = counting.wire();
             wire.tlsStarted(System.nanoTime());
+            handshaking.add(ssl);
             ssl.addHandshakeListener(new SslHandshakeListener() {
                 @Override
                 public void handshakeSucceeded(Event event) {
+                    handshaking.remove(ssl);
                     SSLEngine engine = event.getSSLEngine();
                     wire.tlsHandshakeDone(System.nanoTime(), engine.getApplicationProtocol());
                 }
+
+                @Override
+                public void handshakeFailed(Event event, Throwable failure) {
+                    handshaking.remove(ssl);
+                }
             });
         }
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+        if (connection instanceof SslConnection ssl) {
+            handshaking.remove(ssl);
+        }
+    }
+
+    /** No TLS handshake under way in the client: the selectors have none to finish ({@link CallerReadConnection}). */
+    boolean noHandshakeUnderWay() {
+        return handshaking.isEmpty();
     }
 
     /** Remembers a GOAWAY on the wire: the closed connection that follows is explained by it. */

@@ -32,13 +32,13 @@ class ClientBrokenServerTest {
     private static final Duration CONNECT = Duration.ofMillis(1_000);
     private static final Duration RESPONSE = Duration.ofMillis(3_000);
 
-    private CleartextTestServer server;
+    private LoopbackTestServer server;
     private int port;
     private UserConnections user;
 
     @BeforeEach
     void start() throws Exception {
-        server = CleartextTestServer.start(new BreakingHandler());
+        server = LoopbackTestServer.start(new BreakingHandler());
         port = server.port();
         user = UserConnections.open();
     }

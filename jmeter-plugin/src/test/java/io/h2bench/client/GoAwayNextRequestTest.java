@@ -39,7 +39,7 @@ class GoAwayNextRequestTest {
     private static final Duration RESPONSE = Duration.ofMillis(5_000);
     private static final int IN_FLIGHT = 8;
 
-    private CleartextTestServer server;
+    private LoopbackTestServer server;
     private int port;
     private UserConnections user;
     private GoAwayHandler handler;
@@ -48,7 +48,7 @@ class GoAwayNextRequestTest {
     @BeforeEach
     void start() throws Exception {
         handler = new GoAwayHandler();
-        server = CleartextTestServer.start(handler);
+        server = LoopbackTestServer.start(handler);
         port = server.port();
         user = UserConnections.open();
     }

@@ -36,14 +36,14 @@ class UnprocessedRetryTest {
     private static final Duration RESPONSE = Duration.ofMillis(5_000);
     private static final int IN_FLIGHT = 8;
 
-    private CleartextTestServer server;
+    private LoopbackTestServer server;
     private LowGoAwayHandler handler;
     private UserConnections user;
 
     @BeforeEach
     void start() throws Exception {
         handler = new LowGoAwayHandler();
-        server = CleartextTestServer.start(handler);
+        server = LoopbackTestServer.start(handler);
         user = UserConnections.open();
     }
 

@@ -74,7 +74,7 @@ public final class ParityPeer implements AutoCloseable {
         https.addCustomizer(customizer);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
         alpn.setDefaultProtocol("http/1.1");
-        secure = new ServerConnector(server, new SslConnectionFactory(tls(workDir), alpn.getProtocol()), alpn,
+        secure = new ServerConnector(server, new SslConnectionFactory(selfSignedTls(workDir), alpn.getProtocol()), alpn,
                 new HTTP2ServerConnectionFactory(https), new HttpConnectionFactory(https));
         secure.setHost("127.0.0.1");
         server.addConnector(clear);
@@ -96,7 +96,8 @@ public final class ParityPeer implements AutoCloseable {
         return security;
     }
 
-    private static SslContextFactory.Server tls(Path workDir) throws IOException {
+    /** TLS with a self-signed certificate for localhost and 127.0.0.1, kept in {@code workDir}, HTTP/2's ciphers first. */
+    public static SslContextFactory.Server selfSignedTls(Path workDir) throws IOException {
         TlsMaterial material = TlsMaterial.load(workDir.resolve("peer.p12"), TlsMaterial.GENERATED_PASSWORD, true);
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(material.keystore().toAbsolutePath().toString());
