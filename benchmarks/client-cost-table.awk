@@ -94,6 +94,7 @@ END {
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
+    if (!(o in count)) continue # not measured (--protocols)
     busy = others[o] + 0 >= others[h] + 0 ? others[o] : others[h]
     printf "| %s | %.3f | %s | %.3f | %s | %+.3f | %.3f | %s | %s | %+.3f | %s |\n", protocols[p], median(mean, o),
       (h in count ? sprintf("%.3f", median(mean, h)) : "–"), median(mean, l),

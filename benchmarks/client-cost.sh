@@ -32,6 +32,9 @@ usage: benchmarks/client-cost.sh [options]
   --server S      nginx (default) or h2bench
   --users "N..."  user counts for the throughput rows; default "50 400"
   --objects "..." objects for the throughput rows, from: 100B 44kB; default "100B 44kB"
+  --protocols "." the sampler's protocols to measure, from: h1 h1-tls h2 h2c; default all four
+                  (HC4 runs where a chosen one is compared with it: h1 for h1 and h2c, h1-tls for
+                  h1-tls and h2), to check one change quickly
   --duration S    seconds per measurement; default 15
   --repeats N     measurements per throughput row and client; default 3
   --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
@@ -42,7 +45,7 @@ USAGE
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server=nginx users="50 400" objects="100B 44kB" duration=15 repeats=3 profile=false out=target/h2bench-client-cost
+server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 repeats=3 profile=false out=target/h2bench-client-cost
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
     --server) server="$2" ;;
     --users) users="$2" ;;
     --objects) objects="$2" ;;
+    --protocols) protocols="$2" ;;
     --duration) duration="$2" ;;
     --repeats) repeats="$2" ;;
     --out) out="$2" ;;
@@ -59,6 +63,18 @@ while [ $# -gt 0 ]; do
 done
 case "$server" in nginx|h2bench) ;; *) echo "client-cost.sh: --server is nginx or h2bench" >&2; exit 2 ;; esac
 case "$repeats" in ''|*[!0-9]*|0) echo "client-cost.sh: --repeats is a whole number from 1" >&2; exit 2 ;; esac
+for protocol in $protocols; do
+  case "$protocol" in h1|h1-tls|h2|h2c) ;; *) echo "client-cost.sh: --protocols takes h1 h1-tls h2 h2c, not $protocol" >&2; exit 2 ;; esac
+done
+[ -n "${protocols// /}" ] || { echo "client-cost.sh: --protocols names at least one protocol" >&2; exit 2; }
+# chosen CLIENT PROTOCOL: whether --protocols asks for this run (HC4's where a chosen protocol is compared with it)
+chosen() {
+  case "$1/$2" in
+    hc4/h1) case " $protocols " in *" h1 "*|*" h2c "*) return 0 ;; esac; return 1 ;;
+    hc4/h1-tls) case " $protocols " in *" h1-tls "*|*" h2 "*) return 0 ;; esac; return 1 ;;
+    *) case " $protocols " in *" $2 "*) return 0 ;; esac; return 1 ;;
+  esac
+}
 
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
@@ -216,6 +232,7 @@ for round in $(seq 1 "$repeats"); do
   clients=(h2bench hc4)
   [ $((round % 2)) = 1 ] || clients=(hc4 h2bench)
   for protocol in h1 h1-tls h2 h2c; do
+    case " $protocols " in *" $protocol "*) ;; *) continue ;; esac
     settings "$protocol"
     for client in "${clients[@]}"; do
       case "$client/$protocol" in hc4/h2|hc4/h2c) continue ;; esac
@@ -266,6 +283,7 @@ peers() {
   local object="$1" n="$2" protocol dir busy_before server_before started
   echo "== $object, $n connections, h2load per protocol, $duration s each"
   for protocol in h1 h1-tls h2 h2c; do
+    case " $protocols " in *" $protocol "*) ;; *) continue ;; esac
     settings "$protocol"
     dir="$run/$object-$n-$protocol-h2load"
     mkdir -p "$dir"
@@ -293,6 +311,7 @@ for object in $objects; do
       order=(h2c/h2bench h1/hc4 h1/h2bench h1-tls/h2bench h1-tls/hc4 h2/h2bench)
       [ $((round % 2)) = 1 ] || order=(h2/h2bench h1-tls/hc4 h1-tls/h2bench h1/h2bench h1/hc4 h2c/h2bench)
       for measurement in "${order[@]}"; do
+        chosen "${measurement#*/}" "${measurement%/*}" || continue
         throughput "$round" "$object" "$n" "${measurement%/*}" "${measurement#*/}"
       done
     done
