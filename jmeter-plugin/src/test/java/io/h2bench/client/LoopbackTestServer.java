@@ -3,18 +3,14 @@ package io.h2bench.client;
 import io.h2bench.parity.ParityPeer;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 
 /**
  * A Jetty server on free loopback ports around a handler that misbehaves on purpose: HTTP/1.1 and h2c
@@ -51,14 +47,7 @@ final class LoopbackTestServer implements AutoCloseable {
                 new HttpConnectionFactory(config), new HTTP2CServerConnectionFactory(config));
         ServerConnector secure = null;
         if (tlsDir != null) {
-            HttpConfiguration https = new HttpConfiguration(config);
-            SecureRequestCustomizer customizer = new SecureRequestCustomizer();
-            customizer.setSniHostCheck(false);
-            https.addCustomizer(customizer);
-            ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
-            alpn.setDefaultProtocol("http/1.1");
-            secure = connector(server, idleTimeout, open, new SslConnectionFactory(ParityPeer.selfSignedTls(tlsDir), alpn.getProtocol()), alpn,
-                    new HTTP2ServerConnectionFactory(https), new HttpConnectionFactory(https));
+            secure = connector(server, idleTimeout, open, ParityPeer.tlsFactories(config, tlsDir));
         }
         server.setHandler(handler);
         server.start();

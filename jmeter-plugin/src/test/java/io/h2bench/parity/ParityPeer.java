@@ -22,6 +22,7 @@ import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.SecurityHandler;
 import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.security.authentication.DigestAuthenticator;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -68,14 +69,7 @@ public final class ParityPeer implements AutoCloseable {
         http.setSendServerVersion(false);
         clear = new ServerConnector(server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http));
         clear.setHost("127.0.0.1");
-        HttpConfiguration https = new HttpConfiguration(http);
-        SecureRequestCustomizer customizer = new SecureRequestCustomizer();
-        customizer.setSniHostCheck(false);
-        https.addCustomizer(customizer);
-        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
-        alpn.setDefaultProtocol("http/1.1");
-        secure = new ServerConnector(server, new SslConnectionFactory(selfSignedTls(workDir), alpn.getProtocol()), alpn,
-                new HTTP2ServerConnectionFactory(https), new HttpConnectionFactory(https));
+        secure = new ServerConnector(server, tlsFactories(http, workDir));
         secure.setHost("127.0.0.1");
         server.addConnector(clear);
         server.addConnector(secure);
@@ -96,8 +90,23 @@ public final class ParityPeer implements AutoCloseable {
         return security;
     }
 
-    /** TLS with a self-signed certificate for localhost and 127.0.0.1, kept in {@code workDir}, HTTP/2's ciphers first. */
-    public static SslContextFactory.Server selfSignedTls(Path workDir) throws IOException {
+    /**
+     * A TLS port's connection factories on {@code http}'s settings: ALPN choosing h2 or HTTP/1.1
+     * (HTTP/1.1 when the client offers neither), a self-signed certificate for localhost and
+     * 127.0.0.1 kept in {@code workDir}, HTTP/2's ciphers first, no SNI host check.
+     */
+    public static ConnectionFactory[] tlsFactories(HttpConfiguration http, Path workDir) throws IOException {
+        HttpConfiguration https = new HttpConfiguration(http);
+        SecureRequestCustomizer customizer = new SecureRequestCustomizer();
+        customizer.setSniHostCheck(false);
+        https.addCustomizer(customizer);
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        alpn.setDefaultProtocol("http/1.1");
+        return new ConnectionFactory[] {new SslConnectionFactory(selfSignedTls(workDir), alpn.getProtocol()), alpn,
+            new HTTP2ServerConnectionFactory(https), new HttpConnectionFactory(https)};
+    }
+
+    private static SslContextFactory.Server selfSignedTls(Path workDir) throws IOException {
         TlsMaterial material = TlsMaterial.load(workDir.resolve("peer.p12"), TlsMaterial.GENERATED_PASSWORD, true);
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(material.keystore().toAbsolutePath().toString());
