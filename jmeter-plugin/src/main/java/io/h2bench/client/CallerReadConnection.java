@@ -143,8 +143,9 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
     }
 
     /**
-     * The sender reads, without waiting, what came while no one read (a server's PING, SETTINGS or
-     * GOAWAY); false when the connection ended meanwhile. Only after {@link #takeIdle}.
+     * The sender reads, without waiting, what came while no one read (on HTTP/2 a server's PING,
+     * SETTINGS or GOAWAY; on HTTP/1.1 nothing may come, and the parse closes the connection if it
+     * did); false when the connection ended meanwhile. Only after {@link #takeIdle}.
      */
     protected final boolean readWhatCame() {
         try {
@@ -251,11 +252,6 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
         if (watch) {
             fillInterested();
         }
-    }
-
-    /** Under the lock: no exchange in flight and no one reading, so what came meanwhile is unread. */
-    protected final boolean unread() {
-        return reader == Reader.NONE;
     }
 
     /** Wakes the thread reading for {@code ended} when another thread ended it (a timeout, the stop button, a write's end, a close). */

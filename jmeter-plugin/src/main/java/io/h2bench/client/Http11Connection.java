@@ -147,25 +147,14 @@ final class Http11Connection extends CallerReadConnection {
      */
     boolean reusable() {
         synchronized (this) {
-            if (!unread()) {
+            if (!takeIdle()) {
                 return getEndPoint().isOpen();
             }
         }
-        ByteBuffer in = input.take();
-        int filled;
-        try {
-            filled = getEndPoint().fill(in);
-        } catch (IOException broken) {
-            filled = -1;
-        } finally {
-            BufferUtil.clear(in);
-            input.releaseIfParsed();
-        }
-        if (filled == 0) {
-            return true;
-        }
-        close();
-        return false;
+        // A server sends nothing unasked on HTTP/1.1: the parse closes the connection on any byte, and on its end.
+        boolean open = readWhatCame() && getEndPoint().isOpen();
+        handBack();
+        return open;
     }
 
     private void failAndClose(Throwable failure) {
