@@ -5,8 +5,10 @@
 # "others" is the largest share of the machine another program took during the row's measurements;
 # "server" is the server's CPU per request during them (median). A second table gives h2load's rows:
 # the same object and connection count per protocol, with C at both ends. A third gives one user's mean
-# elapsed over the whole run and after its first 5 s (steady_mean_ms, column 16: the JIT warmed up);
-# the first table shows that mean for the throughput rows too (where the client's own queue shows).
+# elapsed over the whole run and after the warm-up (-v warmup=S; steady_mean_ms, column 16: the JIT
+# warmed up); the first table shows that mean for the throughput rows too (where the client's own
+# queue shows). The second table gives the throughput rows' requests/s and CPU per request over the
+# same steady window (columns 17 and 18), ratios as in the first.
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
@@ -16,6 +18,8 @@ NR == 1 { next }
   server[key, n] = $15; if ($15 != "") has_server[key] = 1
   steady[key, n] = $16
   rate_in[key, round] = $6
+  steady_rate[key, n] = $17; steady_cpu[key, n] = $18; steady_rate_in[key, round] = $17
+  if ($17 != "") has_steady[key] = 1
   if ($14 != "" && (!(key in others) || $14 + 0 > others[key] + 0)) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
   if (round + 0 > repeats) repeats = round + 0
@@ -29,17 +33,18 @@ function median(table, key,    v, i, j, t, k) {
   for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
   return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
 }
-# ratios(ours, theirs): the medians' ratio, and the range of the repeats' ratios when there are several
-function ratios(ours, theirs,    r, low, high, q, m) {
-  m = median(rate, theirs)
+# ratios(values, by_round, ours, theirs): the medians' ratio of values, and the range of the repeats'
+# ratios (by_round[key, repeat]) when there are several
+function ratios(values, by_round, ours, theirs,    r, low, high, q, m) {
+  m = median(values, theirs)
   if (m <= 0) return "–"
   for (r = 1; r <= repeats; r++) {
-    if (!((ours, r) in rate_in) || !((theirs, r) in rate_in) || rate_in[theirs, r] <= 0) continue
-    q = rate_in[ours, r] / rate_in[theirs, r]
+    if (!((ours, r) in by_round) || !((theirs, r) in by_round) || by_round[theirs, r] <= 0) continue
+    q = by_round[ours, r] / by_round[theirs, r]
     if (low == "" || q < low) low = q
     if (high == "" || q > high) high = q
   }
-  return sprintf("%.2f×", median(rate, ours) / m) (repeats > 1 && low != "" ? sprintf(" (%.2f–%.2f)", low, high) : "")
+  return sprintf("%.2f×", median(values, ours) / m) (repeats > 1 && low != "" ? sprintf(" (%.2f–%.2f)", low, high) : "")
 }
 # server_ms(key): the median server CPU ms per request of key's measurements, or a dash
 function server_ms(key) { return key in has_server ? sprintf("%.3f", median(server, key)) : "–" }
@@ -49,7 +54,7 @@ function most(table, key,    i, m) {
 }
 END {
   printf "%d %s per row and client; figures are medians, ratios the medians' with the repeats' range.\n\n", repeats, repeats == 1 ? "measurement" : "measurements"
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after 5 s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after " warmup " s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
   print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   split("h1 h1-tls h2 h2c", protocols, " ")
   for (r = 1; r <= rows; r++) {
@@ -61,11 +66,12 @@ END {
       busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
       printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %.1f / %.1f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
         median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
-        ratios(ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs),
+        ratios(rate, rate_in, ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs),
         median(steady, ours), median(steady, theirs), most(threads, ours), most(rss, ours),
         most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
     }
   }
+  steady_table()
   if (peers) {
     print ""
     print "h2load, as many connections as users, one request at a time on each, against the same server:"
@@ -87,10 +93,10 @@ END {
   }
   print ""
   print "One user back to back, 44 kB, mean elapsed in ms (h2load: mean time for request), medians of the repeats: over"
-  print "the whole run, and over the samples that began 5 s or more into it, once the JVM's JIT has warmed up (h2load has"
+  print "the whole run, and over the samples that began " warmup " s or more into it, once the JVM's JIT has warmed up (h2load has"
   print "no warm-up: its one mean stands in both)."
   print ""
-  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 | h2bench − h2load | after 5 s: h2bench | HC4 | h2bench − HC4 | h2bench − h2load | others' CPU |"
+  print "| protocol | h2bench | HC4 | h2load | h2bench − HC4 | h2bench − h2load | after " warmup " s: h2bench | HC4 | h2bench − HC4 | h2bench − h2load | others' CPU |"
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (p = 1; p <= 4; p++) {
     o = "44kB 1 " protocols[p] " h2bench"; h = "44kB 1 " protocols[p] " hc4"; l = "44kB 1 " protocols[p] " h2load"
@@ -102,5 +108,28 @@ END {
       median(steady, o), (h in count ? sprintf("%.3f", median(steady, h)) : "–"),
       (h in count ? sprintf("%+.3f", median(steady, o) - median(steady, h)) : "–"), median(steady, o) - median(steady, l),
       busy == "" ? "–" : sprintf("%.0f %%", busy)
+  }
+}
+# steady_table(): the throughput rows over their steady window, when the runs measured one
+function steady_table(    r, p, ours, theirs, any) {
+  for (r = 1; r <= rows; r++) for (p = 1; p <= 4; p++) if ((order[r] " " protocols[p] " h2bench") in has_steady) any = 1
+  if (!any) return
+  print ""
+  print "The same rows from " warmup " s after each run's first sample to its last second (the steady window): requests/s"
+  print "and JMeter's CPU ms per request once the JIT's warm-up and JMeter's start are behind, medians, ratios as above."
+  print ""
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | CPU ratio (h2bench / HC4) |"
+  print "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+  for (r = 1; r <= rows; r++) {
+    split(order[r], part, " ")
+    if (part[2] == 1) continue
+    for (p = 1; p <= 4; p++) {
+      ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
+      if (!(ours in has_steady)) continue
+      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s |\n", part[1], part[2], protocols[p],
+        median(steady_rate, ours), median(steady_rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
+        ratios(steady_rate, steady_rate_in, ours, theirs), median(steady_cpu, ours), median(steady_cpu, theirs),
+        (median(steady_cpu, theirs) > 0 ? sprintf("%.2f×", median(steady_cpu, ours) / median(steady_cpu, theirs)) : "–")
+    }
   }
 }

@@ -7,6 +7,9 @@
 #           stop), peak threads, peak RSS, errors; each measured --repeats times, each HC4 run
 #           between the two h2bench runs compared with it and the order reversed in even repeats,
 #           and the medians shown with the range of the ratios
+#   steady  the same rows' requests/s, CPU ms per request and mean over the run's steady window,
+#           from --warmup s after its first sample to its last second: what the JIT's warm-up and
+#           JMeter's start leave out, and what a load test of minutes costs
 #   others  the share of the machine's CPU that neither JMeter nor the server used during each
 #           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
@@ -14,9 +17,10 @@
 #           protocol that costs it more leaves less to the client)
 #   peers   per object and user count, in the first repeat: h2load with as many connections, one
 #           request at a time on each, per protocol: requests/s, h2load's and the server's CPU ms per
-#           request; what each protocol costs when both ends are written in C
+#           request; what each protocol costs when both ends are written in C (15 s at most: C has
+#           no warm-up)
 #   single  one user back to back, 44 kB, --repeats times (h2bench and HC4 taking turns to go
-#           first): mean elapsed of h2bench and HC4 over the whole run and after its first 5 s (the
+#           first): mean elapsed of h2bench and HC4 over the whole run and after --warmup s (the
 #           JIT's warm-up, which h2load does not have), and h2load's mean time for request, per protocol
 #   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
 #           every h2bench throughput row, sampled every 2 ms, summarised by jfr-summary.py
@@ -36,6 +40,10 @@ usage: benchmarks/client-cost.sh [options]
                   (HC4 runs where a chosen one is compared with it: h1 for h1 and h2c, h1-tls for
                   h1-tls and h2), to check one change quickly
   --duration S    seconds per measurement; default 15
+  --warmup S      seconds from a run's first sample before its steady window (to 1 s before its
+                  last), in which requests/s, CPU per request and the mean are taken again; default
+                  5. On 2 cores with 50 or 400 JMeter threads the JIT takes 30 to 45 s to settle:
+                  --duration 60 --warmup 30 measures what a long load test costs
   --repeats N     measurements per throughput row and client; default 3
   --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
                   and summarise them
@@ -45,7 +53,7 @@ USAGE
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 repeats=3 profile=false out=target/h2bench-client-cost
+server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 warmup=5 repeats=3 profile=false out=target/h2bench-client-cost
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -55,6 +63,7 @@ while [ $# -gt 0 ]; do
     --objects) objects="$2" ;;
     --protocols) protocols="$2" ;;
     --duration) duration="$2" ;;
+    --warmup) warmup="$2" ;;
     --repeats) repeats="$2" ;;
     --out) out="$2" ;;
     *) echo "client-cost.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -63,6 +72,10 @@ while [ $# -gt 0 ]; do
 done
 case "$server" in nginx|h2bench) ;; *) echo "client-cost.sh: --server is nginx or h2bench" >&2; exit 2 ;; esac
 case "$repeats" in ''|*[!0-9]*|0) echo "client-cost.sh: --repeats is a whole number from 1" >&2; exit 2 ;; esac
+case "$duration" in ''|*[!0-9]*|0) echo "client-cost.sh: --duration is a whole number of seconds from 1" >&2; exit 2 ;; esac
+case "$warmup" in ''|*[!0-9]*) echo "client-cost.sh: --warmup is a whole number of seconds" >&2; exit 2 ;; esac
+[ "$warmup" -le $((duration - 5)) ] || { echo "client-cost.sh: --warmup leaves at least 5 s of --duration ($duration s)" >&2; exit 2; }
+h2load_duration=$((duration < 15 ? duration : 15))
 for protocol in $protocols; do
   case "$protocol" in h1|h1-tls|h2|h2c) ;; *) echo "client-cost.sh: --protocols takes h1 h1-tls h2 h2c, not $protocol" >&2; exit 2 ;; esac
 done
@@ -151,6 +164,7 @@ fi
   echo "server: $server"
   echo "cores: $(nproc), cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
   echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "$duration s per measurement, steady window from $warmup s after its first sample"
   java -version 2>&1 | head -1
 } >"$out/machine.txt"
 
@@ -180,7 +194,9 @@ account() {
 }
 
 # jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors
-# mean_ms steady_mean_ms (the mean of the samples that began 5 s or more after the first)
+# mean_ms, then over the steady window (from --warmup s after the first sample began to 1 s before the
+# last ended): steady_mean_ms (of the samples that began in it), steady req/s and steady CPU ms per
+# request (of the samples that ended in it, and JMeter's CPU over it from DIR/client.cpuline)
 jmeter() {
   local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
   shift 5
@@ -196,13 +212,7 @@ jmeter() {
     || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
   account "$dir" "$busy_before" "$server_before" "$started"
   awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
-    'NR > 1 { if (first == "" || $1 - $2 < first) first = $1 - $2; if ($1 > last) last = $1; n++; sum += $2; if ($8 != "true") e++
-              began[n] = $1 - $2; elapsed[n] = $2 }
-     END { span = (last - first) / 1000; if (span <= 0) span = 1
-           for (i = 1; i <= n; i++) if (began[i] - first >= 5000) { warm++; warm_sum += elapsed[i] }
-           printf "%d %.1f %.3f %d %.0f %d %.3f %.3f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024, e,
-             sum / (n ? n : 1), warm ? warm_sum / warm : 0 }' \
-    "$dir/results.jtl"
+    -v warmup="$warmup" -f benchmarks/client-cost-run.awk "$dir/client.cpuline" "$dir/results.jtl"
 }
 
 # JMeter's own start and stop (the plan with no users), taken off every run's CPU
@@ -212,19 +222,19 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms" >"$out/results.csv"
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms,steady_req_per_s,steady_cpu_ms_per_request" >"$out/results.csv"
 # row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv from FIGURES (seven
-# numbers, and an eighth, the steady mean, that goes last); others' share and the server's CPU per
-# request from DIR
+# numbers, and up to three more, the steady window's mean, req/s and CPU per request, that go last);
+# others' share and the server's CPU per request from DIR
 row() {
   local others="" server="" figures steady
-  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8)"
+  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8-10 | tr ' ' ',')"
   if [ -n "${7:-}" ]; then
     others="$(cat "$7/others.pct")"
     server="$(awk -v cpu="$(cat "$7/server.cpu")" -v n="$(echo "$5" | cut -d' ' -f1)" 'BEGIN { if (n > 0) printf "%.4f", cpu * 1000 / n }')"
   fi
   echo "$1,$2,$3,$4,$(echo "$figures" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server,$steady" >>"$out/results.csv"
-  echo "   $1 $2 $3 $4: $figures${steady:+ (after 5 s: $steady ms)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
+  echo "   $1 $2 $3 $4: $figures${steady:+ (after $warmup s, mean ms, req/s, CPU ms/req: $steady)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
 }
 
 for round in $(seq 1 "$repeats"); do
@@ -243,8 +253,8 @@ for round in $(seq 1 "$repeats"); do
       dir="$run/single-$protocol-$client-$round"
       row 44kB 1 "$protocol" "$client" "$(jmeter "$dir" "$client" "$protocol" 1 44kB ${extra[@]+"${extra[@]}"})" "$round" "$dir"
     done
-    # As long as a JMeter run; C has no warm-up, so its mean is its steady one too.
-    h2load -D "$duration" -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" \
+    # C has no warm-up: its mean is its steady one too, and 15 s are enough.
+    h2load -D "$h2load_duration" -c 1 -m 1 ${h2load_opts[@]+"${h2load_opts[@]}"} "$scheme://127.0.0.1:${ports[$key]}/small-text.txt" \
       >"$run/single-$protocol-h2load-$round.out" 2>&1 || true
     mean="$(awk '/^time for request:/ { v = $6; f = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000; sub(/[a-z]+$/, "", v); printf "%.3f", v * f }' \
       "$run/single-$protocol-h2load-$round.out")"
@@ -281,14 +291,14 @@ throughput() {
 # on each (as a JMeter user sends), against the same server: one line of results.csv each
 peers() {
   local object="$1" n="$2" protocol dir busy_before server_before started
-  echo "== $object, $n connections, h2load per protocol, $duration s each"
+  echo "== $object, $n connections, h2load per protocol, $h2load_duration s each"
   for protocol in h1 h1-tls h2 h2c; do
     case " $protocols " in *" $protocol "*) ;; *) continue ;; esac
     settings "$protocol"
     dir="$run/$object-$n-$protocol-h2load"
     mkdir -p "$dir"
     busy_before="$(machine_busy_seconds)" server_before="$(tree_cpu_seconds "$server_pid")" started="$(date +%s.%N)"
-    measured "$dir/client" h2load -c "$n" -m 1 -D "$duration" ${h2load_opts[@]+"${h2load_opts[@]}"} \
+    measured "$dir/client" h2load -c "$n" -m 1 -D "$h2load_duration" ${h2load_opts[@]+"${h2load_opts[@]}"} \
       "$scheme://127.0.0.1:${ports[$key]}$(path_of "$object")" || { echo "h2load failed ($dir/client.out)" >&2; return 1; }
     account "$dir" "$busy_before" "$server_before" "$started"
     # "finished in 15.00s, 61453.12 req/s, 19.81MB/s" and
@@ -334,6 +344,6 @@ if [ "$profile" = true ] && [ -f "$run/single-h1-h2bench.jfr" ]; then
   set -o pipefail
 fi
 
-awk -F, -f benchmarks/client-cost-table.awk "$out/results.csv" >"$out/client-cost.md"
+awk -F, -v warmup="$warmup" -f benchmarks/client-cost-table.awk "$out/results.csv" >"$out/client-cost.md"
 cat "$out/machine.txt" "$out/client-cost.md"
 echo "== done: $out/client-cost.md, results.csv, machine.txt$([ "$profile" = true ] && echo ", profile.txt"); raw output under $run/"

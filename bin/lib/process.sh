@@ -3,15 +3,19 @@
 
 # measured PREFIX COMMAND...: runs COMMAND with its output in PREFIX.out; writes the CPU seconds
 # (user + system) that it and its children used to PREFIX.cpu and the largest thread count one of
-# its processes reached (sampled every half second) to PREFIX.threads. Returns COMMAND's status.
+# its processes reached (sampled every half second) to PREFIX.threads, and at each of those samples
+# a line "EPOCH_MS CPU_SECONDS" (its living processes' CPU so far) to PREFIX.cpuline, from which a
+# script takes the CPU of a window within the run. Returns COMMAND's status.
 measured() {
   local prefix="$1" pid peak=0 now status=0
   shift
+  : >"$prefix.cpuline"
   ( TIMEFORMAT='%3U %3S'; { time "$@" >"$prefix.out" 2>&1; } 2>"$prefix.time" ) &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     now="$(largest_thread_count_below "$pid")"
     [ "$now" -gt "$peak" ] && peak="$now"
+    echo "$(date +%s%3N) $(tree_cpu_seconds "$pid")" >>"$prefix.cpuline"
     sleep 0.5
   done
   wait "$pid" || status=$?
