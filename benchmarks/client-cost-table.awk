@@ -57,19 +57,15 @@ END {
   print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after " warmup " s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
   print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   split("h1 h1-tls h2 h2c", protocols, " ")
-  for (r = 1; r <= rows; r++) {
-    split(order[r], part, " ")
-    if (part[2] == 1) continue
-    for (p = 1; p <= 4; p++) {
-      ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
-      if (!(ours in count)) continue
-      busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
-      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %.1f / %.1f | %d / %d | %d / %d | %d / %d | %s |\n", part[1], part[2], protocols[p],
-        median(rate, ours), median(rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
-        ratios(rate, rate_in, ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs),
-        median(steady, ours), median(steady, theirs), most(threads, ours), most(rss, ours),
-        most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
-    }
+  throughput_pairs()
+  for (i = 1; i <= pairs; i++) {
+    ours = pair_ours[i]; theirs = pair_theirs[i]
+    busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]
+    printf "| %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s / %s | %.1f / %.1f | %d / %d | %d / %d | %d / %d | %s |\n", pair_row[i],
+      median(rate, ours), median(rate, theirs), pair_peer[i],
+      ratios(rate, rate_in, ours, theirs), median(cpu, ours), median(cpu, theirs), server_ms(ours), server_ms(theirs),
+      median(steady, ours), median(steady, theirs), most(threads, ours), most(rss, ours),
+      most(threads, theirs), most(rss, theirs), most(errors, ours), most(errors, theirs), busy == "" ? "–" : sprintf("%.0f %%", busy)
   }
   steady_table()
   if (peers) {
@@ -110,9 +106,25 @@ END {
       busy == "" ? "–" : sprintf("%.0f %%", busy)
   }
 }
+# throughput_pairs(): the throughput rows measured, each h2bench protocol beside the HC4 run it is
+# compared with: pair_ours[i], pair_theirs[i] (results keys), pair_row[i] (the object, users and
+# protocol cells), pair_peer[i] (" (h1)" where HC4 speaks another protocol); sets pairs
+function throughput_pairs(    r, p, part) {
+  for (r = 1; r <= rows; r++) {
+    split(order[r], part, " ")
+    if (part[2] == 1) continue
+    for (p = 1; p <= 4; p++) {
+      if (!((order[r] " " protocols[p] " h2bench") in count)) continue
+      pairs++
+      pair_ours[pairs] = order[r] " " protocols[p] " h2bench"; pair_theirs[pairs] = order[r] " " peer(protocols[p]) " hc4"
+      pair_row[pairs] = part[1] " | " part[2] " | " protocols[p]
+      pair_peer[pairs] = peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""
+    }
+  }
+}
 # steady_table(): the throughput rows over their steady window, when the runs measured one
-function steady_table(    r, p, ours, theirs, any) {
-  for (r = 1; r <= rows; r++) for (p = 1; p <= 4; p++) if ((order[r] " " protocols[p] " h2bench") in has_steady) any = 1
+function steady_table(    i, ours, theirs, any) {
+  for (i = 1; i <= pairs; i++) if (pair_ours[i] in has_steady) any = 1
   if (!any) return
   print ""
   print "The same rows from " warmup " s after each run's first sample to its last second (the steady window): requests/s"
@@ -120,16 +132,11 @@ function steady_table(    r, p, ours, theirs, any) {
   print ""
   print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | CPU ratio (h2bench / HC4) |"
   print "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-  for (r = 1; r <= rows; r++) {
-    split(order[r], part, " ")
-    if (part[2] == 1) continue
-    for (p = 1; p <= 4; p++) {
-      ours = order[r] " " protocols[p] " h2bench"; theirs = order[r] " " peer(protocols[p]) " hc4"
-      if (!(ours in has_steady)) continue
-      printf "| %s | %s | %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s |\n", part[1], part[2], protocols[p],
-        median(steady_rate, ours), median(steady_rate, theirs), (peer(protocols[p]) != protocols[p] ? " (" peer(protocols[p]) ")" : ""),
-        ratios(steady_rate, steady_rate_in, ours, theirs), median(steady_cpu, ours), median(steady_cpu, theirs),
-        (median(steady_cpu, theirs) > 0 ? sprintf("%.2f×", median(steady_cpu, ours) / median(steady_cpu, theirs)) : "–")
-    }
+  for (i = 1; i <= pairs; i++) {
+    ours = pair_ours[i]; theirs = pair_theirs[i]
+    if (!(ours in has_steady)) continue
+    printf "| %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s |\n", pair_row[i], median(steady_rate, ours), median(steady_rate, theirs),
+      pair_peer[i], ratios(steady_rate, steady_rate_in, ours, theirs), median(steady_cpu, ours), median(steady_cpu, theirs),
+      (median(steady_cpu, theirs) > 0 ? sprintf("%.2f×", median(steady_cpu, ours) / median(steady_cpu, theirs)) : "–")
   }
 }
