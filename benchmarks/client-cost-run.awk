@@ -1,15 +1,17 @@
-# One client-cost.sh run's figures, from two files: client.cpuline ("EPOCH_MS CPU_SECONDS", JMeter's
-# CPU so far every half second, from bin/lib/process.sh's measured) and results.jtl (CSV; with
+# One client-cost.sh run's figures, from two files: client.cpuline ("EPOCH_MS CPU_SECONDS JIT_SECONDS",
+# JMeter's CPU so far every half second and its JIT compilers' part of it, from bin/lib/process.sh's
+# measured) and results.jtl (CSV; with
 # JMeter's own jmeter.properties, sampleresult.timestamp.start=true, timeStamp is the sample's start).
 #   -v cpu=S      the run's CPU seconds less an idle JMeter's     -v threads=N -v rss=KB
 #   -v warmup=S   seconds from the first sample's start to the steady window's
 # Prints: requests req/s cpu_ms_per_request threads rss_mb errors mean_ms steady_mean_ms
-#         steady_req_per_s steady_cpu_ms_per_request
+#         steady_req_per_s steady_cpu_ms_per_request steady_jit_pct
 # The steady window runs from the warm-up's end to 1 s before the last sample ended (the last
 # second has users stopping). Its mean is over the samples that began in it, its rate and CPU per
 # request over the samples that ended in it, and its CPU is JMeter's between its two ends, taken
-# between the two nearest half-second readings, in proportion.
-FNR == NR { if (split($0, reading, " ") == 2) { at[++readings] = reading[1]; used[readings] = reading[2] }; next }
+# between the two nearest half-second readings, in proportion. Its JIT share is the part of that CPU
+# in the JIT compilers' threads, in %: near 0 when the window was warm.
+FNR == NR { if (split($0, reading, " ") >= 2) { at[++readings] = reading[1]; used[readings] = reading[2]; jit[readings] = reading[3] + 0 }; next }
 FNR == 1 { next }
 {
   began = $1; ended = $1 + $2
@@ -18,11 +20,11 @@ FNR == 1 { next }
   if (ended > last) last = ended
   start[n] = began; end[n] = ended; elapsed[n] = $2
 }
-# cpu_at(t): JMeter's CPU seconds at epoch ms t, between the readings around it
-function cpu_at(t,    i) {
+# at_time(seconds, t): a column of the readings (used, jit) at epoch ms t, between the readings around it
+function at_time(seconds, t,    i) {
   for (i = 2; i <= readings; i++)
-    if (at[i] >= t) return used[i - 1] + (used[i] - used[i - 1]) * (t - at[i - 1]) / (at[i] - at[i - 1])
-  return used[readings]
+    if (at[i] >= t) return seconds[i - 1] + (seconds[i] - seconds[i - 1]) * (t - at[i - 1]) / (at[i] - at[i - 1])
+  return seconds[readings]
 }
 END {
   span = (last - first) / 1000; if (span <= 0) span = 1
@@ -33,7 +35,9 @@ END {
   }
   window = (to - from) / 1000
   steady_rate = window > 0 ? ended_in / window : 0
-  steady_cpu = readings >= 2 && ended_in ? (cpu_at(to) - cpu_at(from)) * 1000 / ended_in : 0
-  printf "%d %.1f %.3f %d %.0f %d %.3f %.3f %.1f %.3f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024,
-    errors, sum / (n ? n : 1), began_in ? began_sum / began_in : 0, steady_rate, steady_cpu
+  window_cpu = readings >= 2 ? at_time(used, to) - at_time(used, from) : 0
+  steady_cpu = ended_in ? window_cpu * 1000 / ended_in : 0
+  steady_jit = window_cpu > 0 ? 100 * (at_time(jit, to) - at_time(jit, from)) / window_cpu : 0
+  printf "%d %.1f %.3f %d %.0f %d %.3f %.3f %.1f %.3f %.1f\n", n, n / span, cpu * 1000 / (n ? n : 1), threads, rss / 1024,
+    errors, sum / (n ? n : 1), began_in ? began_sum / began_in : 0, steady_rate, steady_cpu, steady_jit
 }

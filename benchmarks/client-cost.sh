@@ -9,7 +9,8 @@
 #           and the medians shown with the range of the ratios
 #   steady  the same rows' requests/s, CPU ms per request and mean over the run's steady window,
 #           from --warmup s after its first sample to its last second: what the JIT's warm-up and
-#           JMeter's start leave out, and what a load test of minutes costs
+#           JMeter's start leave out, and what a load test of minutes costs; with the share of the
+#           window's CPU that the JIT's compiler threads still took (near 0: the window was warm)
 #   others  the share of the machine's CPU that neither JMeter nor the server used during each
 #           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
@@ -42,9 +43,13 @@ usage: benchmarks/client-cost.sh [options]
   --duration S    seconds per measurement; default 15
   --warmup S      seconds from a run's first sample before its steady window (to 1 s before its
                   last), in which requests/s, CPU per request and the mean are taken again; default
-                  5. On 2 cores with 50 or 400 JMeter threads the JIT takes 30 to 45 s to settle:
-                  --duration 60 --warmup 30 measures what a long load test costs
+                  5. On 2 cores the JIT takes 30 to 45 s to settle with 50 JMeter threads and
+                  70 to 80 s with 400 (its compiler threads get their share among 400): --duration
+                  60 --warmup 30 measures what a long load test costs at 50 users, --duration 150
+                  --warmup 90 at 400; the steady table gives each window's JIT share
   --repeats N     measurements per throughput row and client; default 3
+  --no-single     leave out the one-user rows (whose JIT settles within 30 s: a --duration chosen
+                  for 400 users need not make each of them as long)
   --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
                   and summarise them
   --out DIR       output directory; default target/h2bench-client-cost (emptied first)
@@ -53,11 +58,13 @@ USAGE
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 warmup=5 repeats=3 profile=false out=target/h2bench-client-cost
+server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 warmup=5 repeats=3 profile=false single=true
+out=target/h2bench-client-cost
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --profile) profile=true; shift; continue ;;
+    --no-single) single=false; shift; continue ;;
     --server) server="$2" ;;
     --users) users="$2" ;;
     --objects) objects="$2" ;;
@@ -196,7 +203,8 @@ account() {
 # jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors
 # mean_ms, then over the steady window (from --warmup s after the first sample began to 1 s before the
 # last ended): steady_mean_ms (of the samples that began in it), steady req/s and steady CPU ms per
-# request (of the samples that ended in it, and JMeter's CPU over it from DIR/client.cpuline)
+# request (of the samples that ended in it, and JMeter's CPU over it from DIR/client.cpuline), and the
+# JIT compilers' share of that CPU in %
 jmeter() {
   local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
   shift 5
@@ -222,22 +230,23 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms,steady_req_per_s,steady_cpu_ms_per_request" >"$out/results.csv"
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms,steady_req_per_s,steady_cpu_ms_per_request,steady_jit_pct" >"$out/results.csv"
 # row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv from FIGURES (seven
-# numbers, and up to three more, the steady window's mean, req/s and CPU per request, that go last);
+# numbers, and up to four more, the steady window's mean, req/s, CPU per request and JIT share, that go last);
 # others' share and the server's CPU per request from DIR
 row() {
   local others="" server="" figures steady
-  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8-10 | tr ' ' ',')"
+  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8-11 | tr ' ' ',')"
   if [ -n "${7:-}" ]; then
     others="$(cat "$7/others.pct")"
     server="$(awk -v cpu="$(cat "$7/server.cpu")" -v n="$(echo "$5" | cut -d' ' -f1)" 'BEGIN { if (n > 0) printf "%.4f", cpu * 1000 / n }')"
   fi
   echo "$1,$2,$3,$4,$(echo "$figures" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server,$steady" >>"$out/results.csv"
-  echo "   $1 $2 $3 $4: $figures${steady:+ (after $warmup s, mean ms, req/s, CPU ms/req: $steady)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
+  echo "   $1 $2 $3 $4: $figures${steady:+ (after $warmup s, mean ms, req/s, CPU ms/req, JIT %: $steady)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
 }
 
 for round in $(seq 1 "$repeats"); do
+  [ "$single" = true ] || break
   echo "== one user back to back, 44 kB, $duration s each, repeat $round of $repeats"
   clients=(h2bench hc4)
   [ $((round % 2)) = 1 ] || clients=(hc4 h2bench)
