@@ -9,7 +9,8 @@
 # warmed up); the first table shows that mean for the throughput rows too (where the client's own
 # queue shows). The second table gives the throughput rows' requests/s and CPU per request over the
 # same steady window (columns 17 and 18), ratios as in the first, and the share of each window's CPU
-# that the JIT's compiler threads took (column 19, the largest of the repeats).
+# that the JIT's compiler threads took (column 19, the largest of the repeats) and the heap allocated
+# per request in it (column 20, median).
 NR == 1 { next }
 {
   key = $1 " " $2 " " $3 " " $4
@@ -19,8 +20,9 @@ NR == 1 { next }
   server[key, n] = $15; if ($15 != "") has_server[key] = 1
   steady[key, n] = $16
   rate_in[key, round] = $6
-  steady_rate[key, n] = $17; steady_cpu[key, n] = $18; steady_rate_in[key, round] = $17; steady_jit[key, n] = $19
+  steady_rate[key, n] = $17; steady_cpu[key, n] = $18; steady_rate_in[key, round] = $17; steady_jit[key, n] = $19; steady_alloc[key, n] = $20
   if ($19 != "") has_jit[key] = 1
+  if ($20 != "") has_alloc[key] = 1
   if ($17 != "") has_steady[key] = 1
   if ($14 != "" && (!(key in others) || $14 + 0 > others[key] + 0)) others[key] = $14
   if (!(($1 " " $2) in seen)) { seen[$1 " " $2] = 1; order[++rows] = $1 " " $2 }
@@ -50,6 +52,8 @@ function ratios(values, by_round, ours, theirs,    r, low, high, q, m) {
 }
 # jit_share(key): the largest JIT share of key's steady windows, or a dash for runs that did not record it
 function jit_share(key) { return key in has_jit ? sprintf("%.0f %%", most(steady_jit, key)) : "–" }
+# allocated(key): the median heap kB allocated per request in key's steady windows, or a dash
+function allocated(key) { return key in has_alloc ? sprintf("%.1f", median(steady_alloc, key)) : "–" }
 # server_ms(key): the median server CPU ms per request of key's measurements, or a dash
 function server_ms(key) { return key in has_server ? sprintf("%.3f", median(server, key)) : "–" }
 function most(table, key,    i, m) {
@@ -139,16 +143,17 @@ function steady_table(    i, ours, theirs, any) {
   print ""
   print "The same rows from " warmup " s after each run's first sample to its last second (the steady window): requests/s"
   print "and JMeter's CPU ms per request once the JIT's warm-up and JMeter's start are behind, medians, ratios as above;"
-  print "the JIT's share is the largest part of a window's CPU that the JIT's compiler threads took (a few % at most: warm)."
+  print "the JIT's share is the largest part of a window's CPU that the JIT's compiler threads took (a few % at most: warm);"
+  print "the heap allocated per request in the window (from the GC log) is what makes G1 grow the heap, and so the RSS."
   print ""
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | CPU ratio (h2bench / HC4) | JIT's share (h2bench / HC4) |"
-  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | CPU ratio (h2bench / HC4) | JIT's share (h2bench / HC4) | heap kB/req (h2bench / HC4) |"
+  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (i = 1; i <= pairs; i++) {
     ours = pair_ours[i]; theirs = pair_theirs[i]
     if (!(ours in has_steady)) continue
-    printf "| %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s | %s / %s |\n", pair_row[i], median(steady_rate, ours), median(steady_rate, theirs),
+    printf "| %s | %.0f | %.0f%s | %s | %.3f | %.3f | %s | %s / %s | %s / %s |\n", pair_row[i], median(steady_rate, ours), median(steady_rate, theirs),
       pair_peer[i], ratios(steady_rate, steady_rate_in, ours, theirs), median(steady_cpu, ours), median(steady_cpu, theirs),
       (median(steady_cpu, theirs) > 0 ? sprintf("%.2f×", median(steady_cpu, ours) / median(steady_cpu, theirs)) : "–"),
-      jit_share(ours), jit_share(theirs)
+      jit_share(ours), jit_share(theirs), allocated(ours), allocated(theirs)
   }
 }

@@ -11,6 +11,8 @@
 #           from --warmup s after its first sample to its last second: what the JIT's warm-up and
 #           JMeter's start leave out, and what a load test of minutes costs; with the share of the
 #           window's CPU that the JIT's compiler threads still took (near 0: the window was warm)
+#           and the heap allocated per request (from the JVM's GC log), which drives G1's heap
+#           growth and so the peak RSS
 #   others  the share of the machine's CPU that neither JMeter nor the server used during each
 #           measurement (another program's work, which the two clients would have shared unevenly)
 #   ratios  h2bench / HC4 per row (h2 against HC4's h1-tls, h2c against HC4's h1)
@@ -203,8 +205,8 @@ account() {
 # jmeter DIR CLIENT PROTOCOL USERS OBJECT [JVM option...]: one throughput.jmx run; prints requests req/s cpu_ms threads rss_mb errors
 # mean_ms, then over the steady window (from --warmup s after the first sample began to 1 s before the
 # last ended): steady_mean_ms (of the samples that began in it), steady req/s and steady CPU ms per
-# request (of the samples that ended in it, and JMeter's CPU over it from DIR/client.cpuline), and the
-# JIT compilers' share of that CPU in %
+# request (of the samples that ended in it, and JMeter's CPU over it from DIR/client.cpuline), the
+# JIT compilers' share of that CPU in %, and the heap allocated per request (from DIR/gc.log)
 jmeter() {
   local dir="$1" client="$2" protocol="$3" n="$4" object="$5" hu=0 ju=0
   shift 5
@@ -214,13 +216,13 @@ jmeter() {
   local busy_before server_before started
   busy_before="$(machine_busy_seconds)" server_before="$(tree_cpu_seconds "$server_pid")" started="$(date +%s.%N)"
   measured "$dir/client" timeout --kill-after=10 "$((duration + 120))" /usr/bin/time -f %M -o "$dir/rss.kb" \
-    java -Xmx1g "$@" -jar "$jmeter_jar" -n -t test-plans/throughput.jmx -l "$dir/results.jtl" -j "$dir/jmeter.log" \
+    java -Xmx1g "-Xlog:gc:file=$dir/gc.log:timemillis" "$@" -jar "$jmeter_jar" -n -t test-plans/throughput.jmx -l "$dir/results.jtl" -j "$dir/jmeter.log" \
     -Jh2bench_users="$hu" -Jjmeter_users="$ju" -Jduration="$duration" -Jramp=1 -Jpath="$(path_of "$object")" \
     -Jscheme="$scheme" -Jport="${ports[$key]}" -Jhttp_version="$version" -Jprotocol="$protocol" >/dev/null \
     || { echo "JMeter failed ($dir/client.out)" >&2; return 1; }
   account "$dir" "$busy_before" "$server_before" "$started"
   awk -F, -v cpu="$(awk -v all="$(cat "$dir/client.cpu")" -v idle="$idle_cpu" 'BEGIN { print all - idle }')" -v threads="$(cat "$dir/client.threads")" -v rss="$(tail -1 "$dir/rss.kb")" \
-    -v warmup="$warmup" -f benchmarks/client-cost-run.awk "$dir/client.cpuline" "$dir/results.jtl"
+    -v warmup="$warmup" -f benchmarks/client-cost-run.awk "$dir/client.cpuline" "$dir/gc.log" "$dir/results.jtl"
 }
 
 # JMeter's own start and stop (the plan with no users), taken off every run's CPU
@@ -230,19 +232,20 @@ measured "$run/jmeter-idle" java -Xmx1g -jar "$jmeter_jar" -n -t test-plans/thro
 idle_cpu="$(cat "$run/jmeter-idle.cpu")"
 echo "JMeter with no users (start, plan, stop): $idle_cpu CPU s, taken off each run's CPU" >>"$out/machine.txt"
 
-echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms,steady_req_per_s,steady_cpu_ms_per_request,steady_jit_pct" >"$out/results.csv"
+echo "object,users,protocol,client,requests,req_per_s,cpu_ms_per_request,peak_threads,rss_mb,errors,mean_ms,load1,repeat,others_pct,server_cpu_ms_per_request,steady_mean_ms,steady_req_per_s,steady_cpu_ms_per_request,steady_jit_pct,steady_alloc_kb_per_request" >"$out/results.csv"
 # row OBJECT USERS PROTOCOL CLIENT FIGURES [REPEAT DIR]: one line of results.csv from FIGURES (seven
-# numbers, and up to four more, the steady window's mean, req/s, CPU per request and JIT share, that go last);
+# numbers, and up to five more, the steady window's mean, req/s, CPU per request, JIT share and
+# allocation per request, that go last);
 # others' share and the server's CPU per request from DIR
 row() {
   local others="" server="" figures steady
-  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8-11 | tr ' ' ',')"
+  figures="$(echo "$5" | cut -d' ' -f1-7)" steady="$(echo "$5" | cut -s -d' ' -f8-12 | tr ' ' ',')"
   if [ -n "${7:-}" ]; then
     others="$(cat "$7/others.pct")"
     server="$(awk -v cpu="$(cat "$7/server.cpu")" -v n="$(echo "$5" | cut -d' ' -f1)" 'BEGIN { if (n > 0) printf "%.4f", cpu * 1000 / n }')"
   fi
   echo "$1,$2,$3,$4,$(echo "$figures" | tr ' ' ','),$(cut -d' ' -f1 /proc/loadavg),${6:-1},$others,$server,$steady" >>"$out/results.csv"
-  echo "   $1 $2 $3 $4: $figures${steady:+ (after $warmup s, mean ms, req/s, CPU ms/req, JIT %: $steady)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
+  echo "   $1 $2 $3 $4: $figures${steady:+ (after $warmup s, mean ms, req/s, CPU ms/req, JIT %, alloc kB/req: $steady)}${others:+ (others $others % of the machine)}${server:+ (server $server ms/request)}"
 }
 
 for round in $(seq 1 "$repeats"); do
