@@ -37,8 +37,11 @@ class SlowStartTest {
     void shouldTakeAtLeastSixRoundTripsWhenTwoMebibytesStartFromAnInitialWindow() throws Exception {
         try (TimedGet get = new TimedGet(server.host(), server.port(Listener.H1)).fetch("/large-text.txt")) {
             assertThat(get.bodyBytes()).isEqualTo(2 * 1024 * 1024);
-            // 10, 20, 40 ... segments per round trip: 2 MiB needs about 8 after the request
-            assertThat(get.millis()).isBetween(6 * RTT_MS, 20 * RTT_MS);
+            // 10, 20, 40 ... segments per round trip: 2 MiB needs about 8 after the request. The
+            // plain socket's window grows by Linux's autotuning: about 11 round trips alone, 21 with
+            // the other module's tests on the same 2 cores (bin/test, 2026-11-27); the upper bound
+            // only catches a stall.
+            assertThat(get.millis()).isBetween(6 * RTT_MS, 40 * RTT_MS);
         }
     }
 
