@@ -17,7 +17,6 @@ import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.NegotiatingClientConnection;
 import org.eclipse.jetty.io.Transport;
-import org.eclipse.jetty.io.ssl.SslClientConnectionFactory;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -115,23 +114,9 @@ final class OriginConnector {
         ClientConnectionFactory overTls = alpn == null ? protocol : negotiating(exchange, connector, protocol, alpn);
         // The TLS engine takes its peer from the resolved address, and its certificate from the profile (ProfileTls).
         context.put(ClientConnectionFactory.CONTEXT_KEY,
-                secure ? heapBuffered(connector.newSslClientConnectionFactory(null, overTls)) : protocol);
+                secure ? connector.newSslClientConnectionFactory(null, overTls) : protocol);
         shared.routing().resolve(uri.getHost(), port, context,
                 Promise.from(attempt::start, cause -> failure.connectFailed(exchange, cause)));
-    }
-
-    /**
-     * TLS records encrypted and decrypted in heap buffers, not Jetty's default direct ones: the JDK's
-     * AES-GCM copies a direct buffer through new arrays on every record, which at 400 users with
-     * 44 kB bodies came to 7 kB of heap per request (63 against 70 kB, HttpClient4's 71) and 4 to 6 %
-     * more CPU per request (benchmarks page, 2026-11-27).
-     */
-    private static ClientConnectionFactory heapBuffered(ClientConnectionFactory tls) {
-        if (tls instanceof SslClientConnectionFactory ssl) {
-            ssl.setDirectBuffersForEncryption(false);
-            ssl.setDirectBuffersForDecryption(false);
-        }
-        return tls;
     }
 
     /**
