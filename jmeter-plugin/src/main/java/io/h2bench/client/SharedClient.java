@@ -7,6 +7,7 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -23,6 +24,8 @@ public final class SharedClient {
 
     /** Small and bounded: selector, scheduler and a few workers run I/O for all users. */
     static final int MAX_THREADS = 16;
+    /** Buffers of each size kept for reuse: more than the users of a large test hold at once. */
+    private static final int POOLED_PER_SIZE = 1024;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(15);
     /** Longer than Linux's SYN retries (127 s with the default six): the system ends a failing connect. */
@@ -83,6 +86,7 @@ public final class SharedClient {
 
         httpClient = new HttpClient(transport);
         httpClient.setExecutor(threads);
+        httpClient.setByteBufferPool(bufferPool());
         httpClient.setScheduler(scheduler);
         httpClient.setFollowRedirects(false);
         // JMeter's Cookie Manager owns cookies; the client must not add any of its own.
@@ -97,6 +101,17 @@ public final class SharedClient {
         // Bodies stay as the server sent them and Accept-Encoding comes only from the test plan. Only
         // after start(): Jetty 12.1's doStart() fills an *empty* set from ServiceLoader<Compression>.
         httpClient.getContentDecoderFactories().clear();
+    }
+
+    /**
+     * Jetty's buffer sizes (2 kB steps to 64 kB), with room in each size for as many buffers as users
+     * hold at once: JMeter's threads read their own responses (CallerReads), so the buffers in use at
+     * a time follow the users, not the client's 16 threads, from which Jetty's default sizes its pool
+     * (8 per size: at 50 users over h2, 1 to 1.5 % of the TLS and read buffers were allocated anew and
+     * dropped). Buffers are kept only once released, up to Jetty's limit of an eighth of the heap.
+     */
+    private static ArrayByteBufferPool bufferPool() {
+        return new ArrayByteBufferPool(0, 2048, 64 * 1024, POOLED_PER_SIZE);
     }
 
     /** Takes a reference, starting the client if this is the first user. */
