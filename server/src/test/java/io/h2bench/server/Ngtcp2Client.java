@@ -110,4 +110,10 @@ public final class Ngtcp2Client {
     public String log() {
         return log;
     }
+
+    /** The last {@code lines} lines of gtlsclient's log: what a failed fetch was doing when it stopped. */
+    public String logTail(int lines) {
+        String[] all = log.split("\n");
+        return String.join("\n", java.util.Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
+    }
 }
