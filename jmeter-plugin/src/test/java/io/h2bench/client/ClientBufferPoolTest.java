@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 class ClientBufferPoolTest {
 
     private static final int USERS = 400;
+    /** JSSE's packet buffer with TLS 1.3, which Jetty's TLS end point asks the pool for. */
+    private static final int TLS_RECORD_BYTES = 16_709;
 
     @Test
     void shouldKeepABufferOfEachSizeForEveryUserReadingAtOnce() {
@@ -24,7 +26,7 @@ class ClientBufferPoolTest {
             List<RetainableByteBuffer> held = new ArrayList<>();
             for (int user = 0; user < USERS; user++) {
                 held.add(pool.acquire(ReadBuffer.BYTES, false));
-                held.add(pool.acquire(16_709, false));
+                held.add(pool.acquire(TLS_RECORD_BYTES, false));
             }
             held.forEach(RetainableByteBuffer::release);
 

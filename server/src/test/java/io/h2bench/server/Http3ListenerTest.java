@@ -59,7 +59,8 @@ class Http3ListenerTest {
             HttpResponse<byte[]> overH2 = get(Listener.H2, OBJECTS[i][0], HttpClient.Version.HTTP_2);
             assertThat(h3.status(i)).as("status of %s over h3", OBJECTS[i][0]).isEqualTo(overH2.statusCode());
             // A stall (gtlsclient gives up after 10 s without a packet) shows as a short body: the log's end says where.
-            assertThat(h3.body(OBJECTS[i][1])).as("bytes of %s over h3; gtlsclient's log ends:%n%s", OBJECTS[i][0], h3.logTail(15))
+            String path = OBJECTS[i][0];
+            assertThat(h3.body(OBJECTS[i][1])).as(() -> "bytes of " + path + " over h3; gtlsclient's log ends:\n" + h3.logTail(15))
                     .isEqualTo(overH2.body());
         }
         assertThat(h3.status(OBJECTS.length - 1)).isEqualTo(404);

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -114,6 +115,6 @@ public final class Ngtcp2Client {
     /** The last {@code lines} lines of gtlsclient's log: what a failed fetch was doing when it stopped. */
     public String logTail(int lines) {
         String[] all = log.split("\n");
-        return String.join("\n", java.util.Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
+        return String.join("\n", Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
     }
 }
