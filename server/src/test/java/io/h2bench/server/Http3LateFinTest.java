@@ -10,18 +10,13 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpURI;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http3.HTTP3StreamConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
@@ -48,17 +43,11 @@ class Http3LateFinTest {
     private static final long TIMEOUT_SECONDS = 10;
 
     private final AtomicInteger requestStreamsOpened = new AtomicInteger();
-    private Server server;
-    private int port;
-    private RawH3Client client;
+    private H3ListenerAlone h3;
 
     @BeforeEach
     void start(@TempDir Path pemDirectory) throws Exception {
-        server = new Server();
-        TlsMaterial tls = TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
-        Http3Listener h3 = new Connectors(server, tls, new AltSvc()).http3("127.0.0.1");
-        server.setHandler(new AnswerThenReadHandler());
-        server.getConnectors()[0].addBean(new Connection.Listener() {
+        h3 = H3ListenerAlone.start(pemDirectory, new AnswerThenReadHandler(), new Connection.Listener() {
             @Override
             public void onOpened(Connection connection) {
                 if (connection instanceof HTTP3StreamConnection) {
@@ -66,27 +55,22 @@ class Http3LateFinTest {
                 }
             }
         });
-        h3.open(null, 0, 0);
-        server.start();
-        port = h3.port();
-        client = RawH3Client.start(pemDirectory);
     }
 
     @AfterEach
     void stop() throws Exception {
-        client.close();
-        server.stop();
+        h3.close();
     }
 
     @Test
     void shouldServeOtherConnectionsAndStayIdleWhenARequestsFinFollowsItsResponse() throws Exception {
-        URI uri = URI.create("https://127.0.0.1:" + port + "/late-fin");
-        RawH3Client.Exchange late = client.connect(port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).requestWithLateFin(get(uri));
+        URI uri = h3.uri("/late-fin");
+        RawH3Client.Exchange late = h3.connect().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).requestWithLateFin(RawH3Client.get(uri));
         assertThat(late.response().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("status before the late FIN").isEqualTo(200);
         late.finSent().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         // One reader serves every QUIC connection of the listener: a new one is served only while it is free.
-        RawH3Client.Exchange other = client.connect(port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).request(get(uri));
+        RawH3Client.Exchange other = h3.connect().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).request(RawH3Client.get(uri));
         assertThat(other.response().completeOnTimeout(-1, TIMEOUT_SECONDS, TimeUnit.SECONDS).get())
                 .as("status on another connection after the late FIN (-1: none in %d s)", TIMEOUT_SECONDS).isEqualTo(200);
 
@@ -94,10 +78,6 @@ class Http3LateFinTest {
         assertThat(requestStreamsOpened).as("HTTP/3 request streams the server opened for two requests, after a second more")
                 .hasValue(2);
         assertThat(cores).as("cores this JVM used in that second").isLessThan(IDLE_CORES);
-    }
-
-    private static MetaData.Request get(URI uri) {
-        return new MetaData.Request("GET", HttpURI.from(uri), HttpVersion.HTTP_3, HttpFields.EMPTY);
     }
 
     /** CPU time of every thread but this one over about a second of wall time, in cores. */

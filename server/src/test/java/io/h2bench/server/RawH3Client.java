@@ -1,10 +1,15 @@
 package io.h2bench.server;
 
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http3.HTTP3Stream;
 import org.eclipse.jetty.http3.api.Session;
@@ -41,6 +46,11 @@ final class RawH3Client implements AutoCloseable {
         client.getClientConnector().setSslContextFactory(new SslContextFactory.Client(true));
         client.start();
         return new RawH3Client(client, new QuicheTransport(quic));
+    }
+
+    /** An HTTP/3 GET of {@code uri}, with no fields of its own. */
+    static MetaData.Request get(URI uri) {
+        return new MetaData.Request("GET", HttpURI.from(uri), HttpVersion.HTTP_3, HttpFields.EMPTY);
     }
 
     /** A new QUIC connection to the h3 listener on {@code port}. */
@@ -92,6 +102,7 @@ final class RawH3Client implements AutoCloseable {
         private final boolean lateFin;
         private final CompletableFuture<Integer> response = new CompletableFuture<>();
         private final CompletableFuture<org.eclipse.jetty.quic.api.Stream> finSent = new CompletableFuture<>();
+        private final AtomicLong bodyBytes = new AtomicLong();
         private volatile int status;
 
         private Exchange(boolean lateFin) {
@@ -101,6 +112,11 @@ final class RawH3Client implements AutoCloseable {
         /** The status, completed when the response's last byte has arrived. */
         CompletableFuture<Integer> response() {
             return response;
+        }
+
+        /** The response body's bytes read so far. */
+        long bodyBytes() {
+            return bodyBytes.get();
         }
 
         /** Completed when quiche took the late FIN ({@link Connection#requestWithLateFin}). */
@@ -126,6 +142,7 @@ final class RawH3Client implements AutoCloseable {
                     stream.demand();
                     return;
                 }
+                bodyBytes.addAndGet(chunk.remaining());
                 chunk.release();
                 if (chunk.isLast()) {
                     complete(stream);
