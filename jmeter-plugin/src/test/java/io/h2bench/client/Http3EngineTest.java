@@ -108,6 +108,21 @@ class Http3EngineTest extends AgainstServer {
     }
 
     @Test
+    void shouldCancelAStreamAtItsResponseTimeoutSoThatItsBodyNeverArrives() throws Exception {
+        ExchangeResult abandoned = user.send(ExchangeRequest.get(h3Uri("/option?size=2m&delay=1000"), ProtocolMode.HTTP_3)
+                .withTimeouts(Duration.ZERO, Duration.ofMillis(300)));
+        // on the same connection, and answered after the server would have sent the first body
+        ExchangeResult next = h3("/option?size=100&delay=2000");
+
+        assertThat(abandoned.failureMessage()).contains("response timeout");
+        assertThat(next.failureMessage()).isNull();
+        assertThat(next.connectionId()).isEqualTo(abandoned.connectionId());
+        // RFC 9114 4.1.1: STOP_SENDING and RESET_STREAM with H3_REQUEST_CANCELLED; not cancelled, the
+        // 2 MB came in the next exchange's datagrams and stayed unread in the connection's window
+        assertThat(next.receivedBytes()).as("bytes received during the next exchange").isLessThan(20_000);
+    }
+
+    @Test
     void shouldReadWithChromesOneMebibyteSocketBufferWhileItsConnectionIsOpen() throws Exception {
         assumeThat(Long.parseLong(Files.readAllLines(Path.of("/proc/sys/net/core/rmem_max")).get(0).trim()))
                 .as("net.core.rmem_max caps SO_RCVBUF").isGreaterThanOrEqualTo(1L << 20);

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3ErrorCode;
 import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
@@ -164,11 +165,17 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         ctx.close();
     }
 
-    /** Ends the exchange as failed (the first outcome counts) and resets its stream. */
+    /**
+     * Ends the exchange as failed (the first outcome counts) and cancels its stream if still open:
+     * STOP_SENDING and RESET_STREAM with H3_REQUEST_CANCELLED (RFC 9114 4.1.1), as the h2 engine
+     * resets with CANCEL. Closing the stream channel alone tells the server nothing: its response
+     * went on arriving, in the next exchange's datagrams and unread in the connection's window.
+     */
     void fail(Throwable cause) {
         if (end(cause)) {
             QuicStreamChannel open = stream;
             if (open != null && open.isActive()) {
+                open.shutdown(Http3ErrorCode.H3_REQUEST_CANCELLED.code());
                 open.close();
             }
         }
