@@ -90,4 +90,14 @@ final class Bystanders {
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
+
+    /** The fewest busy threads of {@code server} in half a second: a server finishing requests holds a few for a moment. */
+    static int fewestBusyThreads(H2BenchServer server) throws InterruptedException {
+        int fewest = Integer.MAX_VALUE;
+        for (int sample = 0; sample < 10; sample++) {
+            fewest = Math.min(fewest, server.busyThreads());
+            Thread.sleep(50); // sampling, not a timing assertion
+        }
+        return fewest;
+    }
 }

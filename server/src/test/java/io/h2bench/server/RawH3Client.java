@@ -41,7 +41,20 @@ final class RawH3Client implements AutoCloseable {
 
     /** A started client whose quiche files (none while it trusts all) go to {@code pemDirectory}. */
     static RawH3Client start(Path pemDirectory) throws Exception {
+        return start(HTTP3ClientQuicConfiguration.configure(new QuicheClientQuicConfiguration(pemDirectory)));
+    }
+
+    /**
+     * A started client that lets the server send only {@code responseWindow} bytes on each request
+     * stream until it reads them (QUIC's initial_max_stream_data_bidi_local).
+     */
+    static RawH3Client startWithResponseWindow(Path pemDirectory, long responseWindow) throws Exception {
         QuicheClientQuicConfiguration quic = HTTP3ClientQuicConfiguration.configure(new QuicheClientQuicConfiguration(pemDirectory));
+        quic.setLocalBidirectionalStreamMaxData(responseWindow);
+        return start(quic);
+    }
+
+    private static RawH3Client start(QuicheClientQuicConfiguration quic) throws Exception {
         HTTP3Client client = new HTTP3Client(quic);
         client.getClientConnector().setSslContextFactory(new SslContextFactory.Client(true));
         client.start();
@@ -88,6 +101,11 @@ final class RawH3Client implements AutoCloseable {
          */
         Exchange requestWithLateFin(MetaData.Request request) {
             return send(request, new Exchange(true));
+        }
+
+        /** Sends {@code request}'s HEADERS, ending the stream, and never reads the response. */
+        void requestNeverRead(MetaData.Request request) {
+            session.newRequest(new HeadersFrame(request, true), new Stream.Client.Listener() {}, Promise.Invocable.noop());
         }
 
         private Exchange send(MetaData.Request request, Exchange exchange) {

@@ -71,7 +71,7 @@ class SlowReadersTest {
     void shouldServeBystandersAndHoldNoThreadWhenStreamsAndConnectionsNeverRead() throws Exception {
         SeedPageLoads bystanders = new SeedPageLoads(server);
         Map<Listener, Duration> alone = bystanders.slowestOnEveryListener();
-        int idleThreads = server.busyThreads();
+        int idleThreads = Bystanders.fewestBusyThreads(server);
         long heapBefore = Bystanders.heapAfterGc();
         List<Socket> attackers = new ArrayList<>();
         try {
@@ -80,7 +80,7 @@ class SlowReadersTest {
             attackers.addAll(unreadConnections());
             awaitRequests(H2_CONNECTIONS * STREAMS + H1_CONNECTIONS, Duration.ofMillis(1500)); // h1: the second waits for the first
 
-            int heldThreads = fewestBusyThreads() - idleThreads;
+            int heldThreads = Bystanders.fewestBusyThreads(server) - idleThreads;
             Map<Listener, Duration> during = bystanders.slowestOnEveryListener();
             // Not asserted below IDLE: on a busy machine the loads may outlast the first timeouts, and a server
             // that gives each response a thread stays starved far longer (2,000 queued streams block in turn).
@@ -141,16 +141,6 @@ class SlowReadersTest {
         while (received() < expected && System.nanoTime() < deadline) {
             Thread.sleep(20); // polling, not a timing assertion
         }
-    }
-
-    /** The fewest busy threads in half a second: a server finishing the attack's requests holds a few for a moment. */
-    private static int fewestBusyThreads() throws InterruptedException {
-        int fewest = Integer.MAX_VALUE;
-        for (int sample = 0; sample < 10; sample++) {
-            fewest = Math.min(fewest, server.busyThreads());
-            Thread.sleep(50); // sampling, not a timing assertion
-        }
-        return fewest;
     }
 
     private static int openOnServer() {
