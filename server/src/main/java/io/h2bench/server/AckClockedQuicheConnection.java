@@ -31,7 +31,8 @@ import org.eclipse.jetty.server.Connector;
  * resumed only by a stream producer that finds it parked. The datagram reader can send the part
  * quiche took and run the producer for the client's ACKs of it in between: the producer then finds
  * the write not yet parked, nothing is left in flight, no ACK comes again, and the response stops
- * until the client sends something else (a 2 MB body stopped after 14 kB for 30 s, issue 20's CI).
+ * until the client sends something else (in CI's jmeter-maven-plugin example a 2 MB body stopped
+ * after 14 kB until the sampler's 30 s timeout).
  * Here the writing thread, whose next flush follows the parking, runs the producer once more then.
  */
 final class AckClockedQuicheConnection extends ServerQuicheConnection {
@@ -106,7 +107,7 @@ final class AckClockedQuicheConnection extends ServerQuicheConnection {
             super.flush();
             if (WRITE_STALLED.get()) {
                 WRITE_STALLED.set(Boolean.FALSE);
-                // The ACKs that opened the window may have been produced for before the write was parked.
+                // The client's ACKs may all have been handled before Jetty parked the write: look again.
                 dispatch();
             }
         }
