@@ -33,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 0 while its TLS state is busy with such a message, and a waiting thread that took that 0 for "nothing
  * yet" while the socket stayed readable would loop between its select and its fill. The server is the
  * JDK's own TLS socket, whose {@code startHandshake()} on a TLS 1.3 connection sends the KeyUpdate.
+ * The first exchange's KeyUpdate is read by Jetty's selector (the connection's handshake had just
+ * been under way), the second's by the waiting thread itself (seen with {@code -Djavax.net.debug=ssl:handshake}).
  */
 class TlsKeyUpdateTest {
 
