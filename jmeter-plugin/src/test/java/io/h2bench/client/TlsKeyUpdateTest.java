@@ -49,7 +49,8 @@ class TlsKeyUpdateTest {
              UserConnections user = UserConnections.open()) {
             CompletableFuture<Void> served = CompletableFuture.runAsync(() -> answerTwice(listener));
             URI uri = URI.create("https://127.0.0.1:" + listener.getLocalPort() + "/");
-            ExchangeRequest get = ExchangeRequest.get(uri, ProtocolMode.HTTP_1_1).withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5));
+            ExchangeRequest get = ExchangeRequest.get(uri, ProtocolMode.HTTP_1_1)
+                    .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5));
 
             ExchangeResult first = user.send(get); // the handshake, and the JIT's first pass over it all
             long cpuBefore = processCpuNanos();
