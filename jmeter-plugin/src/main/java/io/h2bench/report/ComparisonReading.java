@@ -23,6 +23,7 @@ public final class ComparisonReading {
     public static List<String> of(Comparison comparison, RunConditions conditions) {
         List<String> lines = new ArrayList<>();
         boolean differs = false;
+        boolean withH3 = false;
         for (String object : comparison.objects()) {
             List<ComparisonRow> rows = comparison.rowsOf(object).stream().filter(r -> !Double.isNaN(r.median())).toList();
             if (rows.isEmpty()) {
@@ -41,6 +42,7 @@ public final class ComparisonReading {
             String quic = h3AgainstH2(rows);
             if (quic != null) {
                 parts.add(quic);
+                withH3 = true;
             }
             Verdict seedFastest = seedFastest(rows);
             if (seedFastest != null) {
@@ -58,6 +60,12 @@ public final class ComparisonReading {
                     + ": the seed throttled in Chrome DevTools, which adds latency to each request on a loopback"
                     + " TCP whose window never limits; " + here + "."
                     + " [Why real TCP differs from DevTools throttling](" + conditions.explanation() + ").");
+        }
+        if (withH3 && !conditions.plainLoopback()) {
+            lines.add("");
+            lines.add("h3 is QUIC on the same link; what makes it differ from TCP there (its handshake, the window a"
+                    + " warm connection keeps between loads, the spread of its first loads): [h3 beside the TCP protocols]("
+                    + conditions.h3Explanation() + ").");
         }
         return lines;
     }

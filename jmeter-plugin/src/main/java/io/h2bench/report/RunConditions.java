@@ -13,6 +13,9 @@ public record RunConditions(String network, String connections, String explanati
 
     /** The site's section, for a report read beside the site. */
     public static final String SITE_EXPLANATION = "seed-000.html#Real_TCP_against_DevTools_throttling";
+    /** That section's anchor as the site (Doxia) and as the Markdown source (bin/compare's report) write it. */
+    private static final String SITE_ANCHOR = "#Real_TCP_against_DevTools_throttling";
+    private static final String SOURCE_ANCHOR = "#real-tcp-against-devtools-throttling";
 
     public RunConditions(String network, String connections, String explanation) {
         this(network, connections, explanation, "");
@@ -20,6 +23,21 @@ public record RunConditions(String network, String connections, String explanati
 
     public static RunConditions unknown() {
         return new RunConditions("", "", SITE_EXPLANATION);
+    }
+
+    /**
+     * The same page's section on h3 beside the TCP protocols, in the anchor style {@link #explanation}
+     * uses; the page alone when its anchor is neither of the two.
+     */
+    public String h3Explanation() {
+        if (explanation.endsWith(SITE_ANCHOR)) {
+            return explanation.substring(0, explanation.length() - SITE_ANCHOR.length()) + "#h3_beside_the_TCP_protocols";
+        }
+        if (explanation.endsWith(SOURCE_ANCHOR)) {
+            return explanation.substring(0, explanation.length() - SOURCE_ANCHOR.length()) + "#h3-beside-the-tcp-protocols";
+        }
+        int anchor = explanation.indexOf('#');
+        return anchor < 0 ? explanation : explanation.substring(0, anchor);
     }
 
     /** True when bin/compare ran without network emulation ({@code --latency 0}), as the server's banner says. */

@@ -79,8 +79,24 @@ class ComparisonReadingTest {
         List<String> reading = ComparisonReading.of(Comparison.of(loads(
                 "h1 items-25", 100, "h2 items-25", 60, "h3 items-25", 62)), WARM);
 
-        assertThat(reading).containsExactly("- **items-25**: fastest here h2 (60.0 ms median);"
+        assertThat(reading.get(0)).isEqualTo("- **items-25**: fastest here h2 (60.0 ms median);"
                 + " h2 / h1 0.60 (h2 faster); h3 / h2 1.03 (even).");
+    }
+
+    @Test
+    void shouldPointToWhyH3DiffersWhenTheRunMeasuredItOnAnEmulatedLink() {
+        RunConditions source = new RunConditions("rtt 100 ms; engine: kernel", "warm",
+                "../../src/site/markdown/seed-000.md#real-tcp-against-devtools-throttling");
+        RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", RunConditions.SITE_EXPLANATION);
+        Comparison withH3 = Comparison.of(loads("h1 items-25", 100, "h2 items-25", 60, "h3 items-25", 30));
+
+        assertThat(ComparisonReading.of(withH3, source)).last().asString()
+                .endsWith("[h3 beside the TCP protocols](../../src/site/markdown/seed-000.md#h3-beside-the-tcp-protocols).");
+        assertThat(new RunConditions("", "", RunConditions.SITE_EXPLANATION).h3Explanation())
+                .isEqualTo("seed-000.html#h3_beside_the_TCP_protocols");
+        assertThat(ComparisonReading.of(withH3, loopback)).noneMatch(line -> line.contains("h3 beside"));
+        assertThat(ComparisonReading.of(Comparison.of(loads("h1 items-25", 100, "h2 items-25", 60)), source))
+                .noneMatch(line -> line.contains("h3 beside"));
     }
 
     @Test
