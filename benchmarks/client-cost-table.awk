@@ -62,10 +62,13 @@ function most(table, key,    i, m) {
 }
 END {
   printf "%d %s per row and client; figures are medians, ratios the medians' with the repeats' range.\n\n", repeats, repeats == 1 ? "measurement" : "measurements"
-  print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after " warmup " s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
-  print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   split("h1 h1-tls h2 h2c", protocols, " ")
   throughput_pairs()
+  # A run of one user's rows only (--users "") has no throughput table: no header without rows.
+  if (pairs) {
+    print "| object | users | protocol | h2bench req/s | HC4 req/s | ratio | h2bench CPU ms/req | HC4 CPU ms/req | server CPU ms/req (h2bench / HC4) | mean ms after " warmup " s (h2bench / HC4) | h2bench threads / RSS MB | HC4 threads / RSS MB | errors | others' CPU |"
+    print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  }
   for (i = 1; i <= pairs; i++) {
     ours = pair_ours[i]; theirs = pair_theirs[i]
     busy = others[ours] + 0 >= others[theirs] + 0 ? others[ours] : others[theirs]

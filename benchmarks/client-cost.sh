@@ -26,8 +26,9 @@
 #           first): mean elapsed of h2bench and HC4 over the whole run and after --warmup s (the
 #           JIT's warm-up, which h2load does not have), and h2load's mean time for request, per protocol
 #   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
-#           every h2bench throughput row, sampled every 2 ms, summarised by jfr-summary.py
-#           (profile-OBJECT-USERS-PROTOCOL.txt)
+#           every throughput row of the first repeat, h2bench's and HC4's, sampled every 2 ms,
+#           summarised by jfr-summary.py (profile-OBJECT-USERS-PROTOCOL-CLIENT.txt): the same JMeter
+#           frames in both show what the sampler adds
 # Writes client-cost.md, results.csv, machine.txt and every tool's output under --out.
 # Build first (mvn -B package -DskipTests).
 set -euo pipefail
@@ -52,8 +53,8 @@ usage: benchmarks/client-cost.sh [options]
   --repeats N     measurements per throughput row and client; default 3
   --no-single     leave out the one-user rows (whose JIT settles within 30 s: a --duration chosen
                   for 400 users need not make each of them as long)
-  --profile       also record JFR on the single-user h1 run and on every h2bench throughput row,
-                  and summarise them
+  --profile       also record JFR on the single-user h1 run and on every throughput row of the first
+                  repeat, h2bench's and HC4's, and summarise them
   --out DIR       output directory; default target/h2bench-client-cost (emptied first)
 USAGE
 }
@@ -291,11 +292,13 @@ throughput() {
     # shellcheck disable=SC2046 # no option or one without spaces
     row "$object" "$n" "$protocol" h2bench "$(jmeter "$dir" h2bench "$protocol" "$n" "$object" \
       $(profiled "$round" "$object-$n-$protocol-h2bench"))" "$round" "$dir"
-    if [ "$profile" = true ] && [ "$round" = 1 ]; then
-      python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-h2bench.jfr" --top 30 >"$out/profile-$object-$n-$protocol.txt"
-    fi
   else
-    row "$object" "$n" "$protocol" hc4 "$(jmeter "$dir" hc4 "$protocol" "$n" "$object")" "$round" "$dir"
+    # shellcheck disable=SC2046 # no option or one without spaces
+    row "$object" "$n" "$protocol" hc4 "$(jmeter "$dir" hc4 "$protocol" "$n" "$object" \
+      $(profiled "$round" "$object-$n-$protocol-hc4"))" "$round" "$dir"
+  fi
+  if [ "$profile" = true ] && [ "$round" = 1 ]; then
+    python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-$client.jfr" --top 30 >"$out/profile-$object-$n-$protocol-$client.txt"
   fi
 }
 
