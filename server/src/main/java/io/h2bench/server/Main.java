@@ -1,6 +1,8 @@
 package io.h2bench.server;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -51,6 +53,11 @@ public final class Main implements Callable<Integer> {
                     + "not applied behind the byte proxy, where every connection comes from the proxy).")
     int maxConnectionsPerClient = ServerSettings.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
 
+    @Option(names = "--qlog-dir", paramLabel = "DIR",
+            description = "Write quiche's qlog of each HTTP/3 connection into DIR, one .sqlog file per connection named by its ID "
+                    + "(its congestion window, RTT samples and losses, for qvis or benchmarks/quiche-qlog.py).")
+    Path qlogDir;
+
     @Mixin
     NetemOptions netem = new NetemOptions();
 
@@ -85,6 +92,9 @@ public final class Main implements Callable<Integer> {
             return ClientCommand.reexecInUserNamespace();
         }
         ServerSettings settings = settings();
+        if (qlogDir != null) {
+            UnpacedQuicheBinding.writeQlogInto(writableDirectory(qlogDir, "--qlog-dir"));
+        }
         try (H2BenchServer server = H2BenchServer.start(settings, engine.networkEngine())) {
             printBanner(server);
             if (engine.hasCommand()) {
@@ -95,6 +105,19 @@ public final class Main implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** {@code directory}, made if missing; a clear error for the option when it cannot be written. */
+    private static Path writableDirectory(Path directory, String option) throws IOException {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException notMade) {
+            throw new IOException(option + " " + directory + ": cannot create the directory (" + notMade + ")", notMade);
+        }
+        if (!Files.isWritable(directory)) {
+            throw new IOException(option + " " + directory + ": the directory is not writable");
+        }
+        return directory.toAbsolutePath();
     }
 
     ServerSettings settings() {

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,17 @@ class MainTest {
 
         assertThat(code).isEqualTo(2);
         assertThat(text(err).strip()).isEqualTo("h2bench-server: key store not found: " + missing);
+    }
+
+    @Test
+    void shouldSayWhyTheQlogDirectoryCannotBeUsed(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
+                "--qlog-dir", file.resolve("qlog").toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err).strip()).startsWith("h2bench-server: --qlog-dir " + file.resolve("qlog") + ": cannot create the directory");
+        assertThat(text(out)).doesNotContain("ready");
     }
 
     private int run(String... args) {

@@ -1,0 +1,68 @@
+package io.h2bench.server.netem.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.server.Ngtcp2Client;
+import io.h2bench.server.UnpacedQuicheBinding;
+import io.h2bench.server.netem.LinkProfile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The h3 listener's RTT samples are the link's. With quiche's pacing on, Jetty sent each packet at
+ * once while quiche stamped it with its pacer's later time: behind this 100 ms link a 2 MB download's
+ * samples fell to 61 ms within one burst and quiche's min_rtt to 0 ms in five connections of six,
+ * and HyStart++ left slow start on those false rises. The server's own qlog shows what quiche
+ * measured; ngtcp2's client measures the same link from the other end.
+ */
+class Http3PacingTest {
+
+    private static final long RTT_MS = 100;
+    private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
+
+    @Test
+    void shouldMeasureTheLinksRoundTripWhenItSendsA2MbBodyOverH3(@TempDir Path downloads, @TempDir Path qlogs) throws Exception {
+        Ngtcp2Client.assumeInstalled();
+        try (KernelServer server = KernelServer.start(LinkProfile.ideal().withRtt(Duration.ofMillis(RTT_MS)))) {
+            UnpacedQuicheBinding.writeQlogInto(qlogs);
+            Ngtcp2Client h3 = Ngtcp2Client.fetch(server.host(), server.server().h3Port(), downloads, "/large-text.txt");
+
+            assertThat(UnpacedQuicheBinding.inUse()).as("Jetty's quiche calls go through the binding without pacing").isTrue();
+            assertThat(h3.status(0)).as(h3.log()).isEqualTo(200);
+            assertThat(h3.body("large-text.txt")).hasSize(2 * 1024 * 1024);
+            String qlog = onlyQlog(qlogs);
+            // No sample below the link's round trip: every packet was stamped when it left. (HyStart++'s
+            // states are not asserted: on a busy machine the server's own delays are real RTT rises.)
+            assertThat(lowestMinRtt(qlog)).as("quiche's min_rtt (ms)").isBetween(RTT_MS - 1.0, RTT_MS + RTT_MS / 2.0);
+            assertThat(h3.minRttMillis()).as("ngtcp2's min_rtt (ms)").isBetween(RTT_MS, RTT_MS + RTT_MS / 2);
+        } finally {
+            UnpacedQuicheBinding.writeQlogInto(null);
+        }
+    }
+
+    private static String onlyQlog(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            List<Path> qlogs = files.filter(file -> file.toString().endsWith(".sqlog")).toList();
+            assertThat(qlogs).as("one qlog per connection").hasSize(1);
+            return Files.readString(qlogs.get(0), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static double lowestMinRtt(String qlog) {
+        Matcher sample = MIN_RTT.matcher(qlog);
+        double lowest = Double.MAX_VALUE;
+        while (sample.find()) {
+            lowest = Math.min(lowest, Double.parseDouble(sample.group(1)));
+        }
+        return lowest;
+    }
+}
