@@ -64,7 +64,7 @@ public final class ComparisonReading {
         if (withH3 && !conditions.plainLoopback()) {
             lines.add("");
             lines.add("h3 is QUIC on the same link; what makes it differ from TCP there (its handshake, the window a"
-                    + " warm connection keeps between loads, the spread of its first loads): [h3 beside the TCP protocols]("
+                    + " warm connection keeps between loads, its slower first loads): [h3 beside the TCP protocols]("
                     + conditions.h3Explanation() + ").");
         }
         return lines;
