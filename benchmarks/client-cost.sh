@@ -46,10 +46,11 @@ usage: benchmarks/client-cost.sh [options]
   --duration S    seconds per measurement; default 15
   --warmup S      seconds from a run's first sample before its steady window (to 1 s before its
                   last), in which requests/s, CPU per request and the mean are taken again; default
-                  5. On 2 cores the JIT takes 30 to 45 s to settle with 50 JMeter threads and
-                  70 to 80 s with 400 (its compiler threads get their share among 400): --duration
-                  60 --warmup 30 measures what a long load test costs at 50 users, --duration 150
-                  --warmup 90 at 400; the steady table gives each window's JIT share
+                  5. On 2 cores the JIT takes 30 to 45 s to settle with 50 JMeter threads (longer
+                  for the sampler's h2 and h2c: up to 7 % of a window from 30 s) and 70 to 80 s
+                  with 400 (its compiler threads get their share among 400): --duration 150
+                  --warmup 90 measures what a long load test costs at either count; the steady
+                  table gives each window's JIT share
   --repeats N     measurements per throughput row and client; default 3
   --no-single     leave out the one-user rows (whose JIT settles within 30 s: a --duration chosen
                   for 400 users need not make each of them as long)
