@@ -72,16 +72,19 @@ host_of() {
        found && match($0, /:\/\/[^:\/]+:/) { print substr($0, RSTART + 3, RLENGTH - 4); exit }' "$1"
 }
 
-# server_network RUN_DIR: one line naming the emulated network and its engine, from the banner
+# server_network RUN_DIR: one line naming the emulated network, its engine and the h3 listener's QUIC
+# settings (congestion control, initial window, Retry), from the banner
 server_network() {
-  local network engine
+  local network engine quic
   network="$(sed -n 's/^network: //p' "$1/server.log" | head -1)"
   engine="$(sed -n 's/^engine: //p' "$1/server.log" | head -1)"
+  quic="$(sed -n 's/^  QUIC: //p' "$1/server.log" | head -1)"
   if [ -n "$engine" ]; then
-    echo "$network; engine: $engine"
+    network="$network; engine: $engine"
   else
-    echo "$network (plain loopback)"
+    network="$network (plain loopback)"
   fi
+  echo "$network${quic:+; h3: $quic}"
 }
 
 stop_server() {

@@ -11,6 +11,8 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
+import io.h2bench.server.h3.QuicOptions;
+
 /** Builds one connector per {@link Listener}, step by step as Jetty's own documentation composes them. */
 final class Connectors {
 
@@ -37,9 +39,12 @@ final class Connectors {
         };
     }
 
-    /** The h3 listener on {@code host}, with the same certificate, added to the server (not opened yet). */
-    Http3Listener http3(String host) {
-        return Http3Listener.create(server, sslContextFactory(), secureConfiguration(), host);
+    /**
+     * The h3 listener on {@code host}, with the same certificate, added to the server (not opened yet).
+     * Its requests are secure by their {@code https} scheme; no TLS customizer, which reads a TCP endpoint.
+     */
+    Http3Listener http3(String host, QuicOptions options) throws java.io.IOException {
+        return Http3Listener.create(server, tls, plainConfiguration(), host, options);
     }
 
     private ServerConnector http11OverTls() {

@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
+import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.LatencyProxy;
 import io.h2bench.server.netem.LinkProfile;
 import io.h2bench.server.netem.kernel.KernelLink;
@@ -117,7 +118,7 @@ public final class H2BenchServer implements AutoCloseable {
             accepted.put(listener, count);
             refused.put(listener, refusals);
         }
-        Http3Listener h3 = emulated ? Http3Listener.notStarted(Http3Listener.BEHIND_BYTE_PROXY) : factory.http3(jettyHost);
+        Http3Listener h3 = emulated ? Http3Listener.notStarted(Http3Listener.BEHIND_BYTE_PROXY) : factory.http3(jettyHost, settings.quic());
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         server.setErrorHandler(errors);
@@ -170,6 +171,11 @@ public final class H2BenchServer implements AutoCloseable {
     /** The h3 listener's UDP port, the same number as h2's unless moved; 0 when it did not start ({@link #h3NotStartedReason()}). */
     public int h3Port() {
         return h3.port();
+    }
+
+    /** The h3 listener's QUIC settings, or null when it did not start. */
+    public QuicOptions h3Options() {
+        return h3.options();
     }
 
     /** Why there is no h3 listener (the byte proxy carries no UDP), or null. */

@@ -1,28 +1,24 @@
 package io.h2bench.server;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 
-import org.eclipse.jetty.http3.server.HTTP3ServerConnectionFactory;
-import org.eclipse.jetty.http3.server.HTTP3ServerQuicConfiguration;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.quic.quiche.server.QuicheServerConnectionFactory;
-import org.eclipse.jetty.quic.quiche.server.QuicheServerConnector;
-import org.eclipse.jetty.quic.quiche.server.QuicheServerQuicConfiguration;
+import javax.net.ssl.KeyManagerFactory;
+
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 
+import io.h2bench.server.h3.Http3Connector;
+import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.kernel.KernelLink;
 
 /**
  * The h3 listener: HTTP/3 over QUIC on a UDP port, by default the h2 listener's port number (as
  * sites serve h3 on 443 beside TCP), with the server's handler tree and certificate. The byte proxy
  * relays TCP only, so behind it there is no h3 listener, and {@link #notStartedReason()} says why.
- * Its request streams are guarded by {@link ParkingHTTP3ServerConnectionFactory}, and its QUIC
- * sessions send when ACKs arrive ({@link AckClockedQuicheConnection}).
  */
 final class Http3Listener {
 
@@ -33,22 +29,34 @@ final class Http3Listener {
     static final String BEHIND_BYTE_PROXY = "not started: the byte proxy relays TCP only, and QUIC is UDP "
             + "(the kernel engine carries it: --engine kernel, as root)";
 
-    private final PemDirectoryConnector connector;
+    private final Http3Connector connector;
     private final String notStartedReason;
 
-    private Http3Listener(PemDirectoryConnector connector, String notStartedReason) {
+    private Http3Listener(Http3Connector connector, String notStartedReason) {
         this.connector = connector;
         this.notStartedReason = notStartedReason;
     }
 
     /** An h3 listener on {@code host}, added to {@code server}; opened by {@link #open}. */
-    static Http3Listener create(Server server, SslContextFactory.Server ssl, HttpConfiguration https, String host) {
-        QuicheServerQuicConfiguration quic = HTTP3ServerQuicConfiguration.configure(new QuicheServerQuicConfiguration());
-        PemDirectoryConnector connector = new PemDirectoryConnector(server, ssl, quic, new ParkingHTTP3ServerConnectionFactory(https));
+    static Http3Listener create(Server server, TlsMaterial tls, HttpConfiguration configuration, String host, QuicOptions options)
+            throws IOException {
+        Http3Connector connector = new Http3Connector(server, configuration, keys(tls), options);
         connector.setName(ID);
         connector.setHost(host);
         server.addConnector(connector);
         return new Http3Listener(connector, null);
+    }
+
+    private static KeyManagerFactory keys(TlsMaterial tls) throws IOException {
+        try (InputStream in = Files.newInputStream(tls.keystore())) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, tls.password().toCharArray());
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, tls.password().toCharArray());
+            return keys;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot read the key and certificate of " + tls.keystore() + " for h3: " + e.getMessage(), e);
+        }
     }
 
     /** No h3 listener, for {@code reason}. */
@@ -62,7 +70,10 @@ final class Http3Listener {
             return;
         }
         connector.setPort(requestedPort == ON_H2_PORT ? h2Port : requestedPort);
-        KernelLinks.open(link, List.of(connector));
+        if (link != null) {
+            connector.setSocketOpener(address -> link.inNamespace(() -> Http3Connector.bind(address)));
+        }
+        connector.open();
     }
 
     boolean started() {
@@ -84,50 +95,8 @@ final class Http3Listener {
         return notStartedReason;
     }
 
-    /**
-     * Quiche's connector with a PEM directory ({@link PemDirectory}) of its own while it runs, whose
-     * one datagram connection is an {@link AckClockedQuicheConnection}.
-     */
-    private static final class PemDirectoryConnector extends QuicheServerConnector {
-
-        private Path pemDirectory;
-
-        PemDirectoryConnector(Server server, SslContextFactory.Server ssl, QuicheServerQuicConfiguration quic,
-                              HTTP3ServerConnectionFactory http3) {
-            super(server, ssl, quic, http3);
-        }
-
-        @Override
-        protected Connection newConnection(EndPoint endPoint) {
-            return AckClockedQuicheConnection.create(this, (QuicheServerConnectionFactory) getDefaultConnectionFactory(), endPoint);
-        }
-
-        @Override
-        protected void doStart() throws Exception {
-            pemDirectory = PemDirectory.create();
-            getServerQuicConfiguration().setPemWorkDirectory(pemDirectory);
-            try {
-                super.doStart();
-            } catch (Exception | Error e) {
-                deletePemDirectory();
-                throw e;
-            }
-        }
-
-        @Override
-        protected void doStop() throws Exception {
-            try {
-                super.doStop();
-            } finally {
-                deletePemDirectory();
-            }
-        }
-
-        private void deletePemDirectory() throws IOException {
-            if (pemDirectory != null) {
-                PemDirectory.delete(pemDirectory);
-                pemDirectory = null;
-            }
-        }
+    /** Its QUIC settings, for the banner; null when not started. */
+    QuicOptions options() {
+        return connector == null ? null : connector.options();
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.objects.TestObjects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,9 +55,23 @@ public final class Main implements Callable<Integer> {
     int maxConnectionsPerClient = ServerSettings.DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
 
     @Option(names = "--qlog-dir", paramLabel = "DIR",
-            description = "Write quiche's qlog of each HTTP/3 connection into DIR, one .sqlog file per connection named by its ID "
+            description = "Write quiche's qlog of each HTTP/3 connection into DIR, one .sqlog file per connection "
                     + "(its congestion window, RTT samples and losses, for qvis or benchmarks/quiche-qlog.py).")
     Path qlogDir;
+
+    @Option(names = "--h3-congestion-control", paramLabel = "NAME",
+            description = "HTTP/3's congestion control: cubic, reno or bbr (default: ${DEFAULT-VALUE}, as quiche and Linux TCP).")
+    String h3CongestionControl = QuicOptions.DEFAULT_CONGESTION_CONTROL;
+
+    @Option(names = "--h3-initial-window", paramLabel = "PACKETS",
+            description = "HTTP/3's initial congestion window in packets (default: ${DEFAULT-VALUE}, as TCP and quiche; "
+                    + "32 models quic-go and Google's servers).")
+    int h3InitialWindow = QuicOptions.DEFAULT_INITIAL_WINDOW;
+
+    @Option(names = "--h3-retry",
+            description = "Answer each new QUIC connection's first Initial with a Retry, as a server under attack validates "
+                    + "client addresses: one more round trip per connection (default: off, as maintained servers).")
+    boolean h3Retry;
 
     @Mixin
     NetemOptions netem = new NetemOptions();
@@ -93,7 +108,7 @@ public final class Main implements Callable<Integer> {
         }
         ServerSettings settings = settings();
         if (qlogDir != null) {
-            UnpacedQuicheBinding.writeQlogInto(writableDirectory(qlogDir, "--qlog-dir"));
+            settings = settings.withQuic(settings.quic().withQlogDirectory(writableDirectory(qlogDir, "--qlog-dir")));
         }
         try (H2BenchServer server = H2BenchServer.start(settings, engine.networkEngine())) {
             printBanner(server);
@@ -128,7 +143,8 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H2, h2Port)
                 .withPort(Listener.H2C, h2cPort)
                 .withH3Port(h3Port)
-                .withConnectionCaps(maxConnections, maxConnectionsPerClient);
+                .withConnectionCaps(maxConnections, maxConnectionsPerClient)
+                .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry));
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
@@ -161,6 +177,7 @@ public final class Main implements Callable<Integer> {
         }
         String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
         out.println(Http3Listener.ID + " - " + Http3Listener.DESCRIPTION + ", announced by Alt-Svc on h1-tls and h2" + conditions);
+        out.println("  QUIC: " + server.h3Options().describe());
         for (String family : TestObjects.FAMILIES) {
             out.println("  " + server.h3BaseUri() + family);
         }

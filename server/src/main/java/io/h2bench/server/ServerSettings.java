@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.LinkProfile;
 
 /**
@@ -14,11 +15,12 @@ import io.h2bench.server.netem.LinkProfile;
  * query ({@link H2BenchServer#requestsReceived}): on for tests, off for the server a user runs, whose
  * count of distinct URLs a long load run with varied queries would grow without bound; and how many
  * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}); and
- * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got).
+ * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got) and
+ * its QUIC settings ({@link QuicOptions}).
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
                              LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient,
-                             int h3Port) {
+                             int h3Port, QuicOptions quic) {
 
     /** Open connections per listener: four listeners stay within a 20,000 file-descriptor limit, proxied too. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
@@ -28,6 +30,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(quic, "quic");
         ports = Map.copyOf(ports);
         for (Listener listener : Listener.values()) {
             int port = ports.getOrDefault(listener, -1);
@@ -51,7 +54,8 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
             ports.put(listener, listener.defaultPort());
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, Http3Listener.ON_H2_PORT);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, Http3Listener.ON_H2_PORT,
+                QuicOptions.defaults());
     }
 
     /**
@@ -64,7 +68,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
             ports.put(listener, 0);
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0, QuicOptions.defaults());
     }
 
     public int port(Listener listener) {
@@ -74,32 +78,37 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic);
     }
 
     /** The h3 listener's UDP port: 0 = ephemeral, {@link Http3Listener#ON_H2_PORT} = the number the h2 listener got. */
     public ServerSettings withH3Port(int port) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port, quic);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
+        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic);
     }
 
     /** At most {@code perListener} open connections per listener, {@code perClient} of them from one address. */
     public ServerSettings withConnectionCaps(int perListener, int perClient) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port, quic);
     }
 
     public ServerSettings withCountRequests(boolean count) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port, quic);
+    }
+
+    /** The h3 listener's congestion control, initial window, Retry and qlog. */
+    public ServerSettings withQuic(QuicOptions options) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, options);
     }
 }

@@ -1,17 +1,17 @@
 package io.h2bench.server;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 
+import io.h2bench.server.h3.QuicOptions;
+
 /**
  * The server's own h3 listener ({@link Connectors#http3}), alone on 127.0.0.1, in front of a test's
  * handler: for what the served objects, which finish at once, do not provoke. The listener gets the
- * test's beans before it starts, such as the listeners it tells of its connections or stalled writes;
- * a {@link RawH3Client} connects to it.
+ * test's beans before it starts; a {@link RawH3Client} connects to it.
  */
 final class H3ListenerAlone implements AutoCloseable {
 
@@ -25,18 +25,18 @@ final class H3ListenerAlone implements AutoCloseable {
         this.client = client;
     }
 
-    /** The listener and its client, whose quiche files go to {@code pemDirectory}. */
-    static H3ListenerAlone start(Path pemDirectory, Handler handler, Object... listenerBeans) throws Exception {
+    /** The listener in front of {@code handler}, and its client. */
+    static H3ListenerAlone start(Handler handler, Object... listenerBeans) throws Exception {
         Server server = new Server();
         TlsMaterial tls = TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
-        Http3Listener h3 = new Connectors(server, tls, new AltSvc()).http3("127.0.0.1");
+        Http3Listener h3 = new Connectors(server, tls, new AltSvc()).http3("127.0.0.1", QuicOptions.defaults());
         server.setHandler(handler);
         for (Object bean : listenerBeans) {
             server.getConnectors()[0].addBean(bean);
         }
         h3.open(null, 0, 0);
         server.start();
-        return new H3ListenerAlone(server, h3.port(), RawH3Client.start(pemDirectory));
+        return new H3ListenerAlone(server, h3.port(), RawH3Client.start());
     }
 
     /** A new QUIC connection of the client to the listener. */

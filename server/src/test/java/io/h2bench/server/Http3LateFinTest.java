@@ -6,13 +6,10 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http3.HTTP3StreamConnection;
-import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -22,14 +19,13 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issues 21 and 22, robustness: a request whose FIN comes alone after the client has its whole
- * response. quiche 0.24.5 then collects the stream yet keeps listing it as readable, and Jetty
- * 12.1.5 made a stream of it, failed to read it, reset and dropped it, again and again: thousands
- * of streams a second, on the session work of a listener whose one datagram reader serves every
- * QUIC connection.
+ * Issues 21, 22 and 38, robustness: a request whose FIN comes alone after the client has its whole
+ * response. Jetty 12.1.5's listener on quiche 0.24.5 (until 2026-11-28) then made a stream of it,
+ * failed to read it, reset and dropped it, again and again: thousands of streams a second, on the
+ * event loop that serves every QUIC connection of the listener. The handler must see each request
+ * once, other connections must be served, and the listener must go idle.
  *
  * <p>The h3 listener here is the server's own ({@link Connectors#http3}) in front of a handler that
  * answers first and reads the request's rest afterwards, so that the FIN reliably comes while the
@@ -46,15 +42,8 @@ class Http3LateFinTest {
     private H3ListenerAlone h3;
 
     @BeforeEach
-    void start(@TempDir Path pemDirectory) throws Exception {
-        h3 = H3ListenerAlone.start(pemDirectory, new AnswerThenReadHandler(), new Connection.Listener() {
-            @Override
-            public void onOpened(Connection connection) {
-                if (connection instanceof HTTP3StreamConnection) {
-                    requestStreamsOpened.incrementAndGet();
-                }
-            }
-        });
+    void start() throws Exception {
+        h3 = H3ListenerAlone.start(new AnswerThenReadHandler(requestStreamsOpened));
     }
 
     @AfterEach
@@ -75,7 +64,7 @@ class Http3LateFinTest {
                 .as("status on another connection after the late FIN (-1: none in %d s)", TIMEOUT_SECONDS).isEqualTo(200);
 
         double cores = coresUsedOverOneSecond();
-        assertThat(requestStreamsOpened).as("HTTP/3 request streams the server opened for two requests, after a second more")
+        assertThat(requestStreamsOpened).as("requests the handler saw for two requests, after a second more")
                 .hasValue(2);
         assertThat(cores).as("cores this JVM used in that second").isLessThan(IDLE_CORES);
     }
@@ -103,9 +92,15 @@ class Http3LateFinTest {
     private static final class AnswerThenReadHandler extends Handler.Abstract {
 
         private static final byte[] BODY = "answered before the request ended\n".getBytes(StandardCharsets.US_ASCII);
+        private final AtomicInteger handled;
+
+        AnswerThenReadHandler(AtomicInteger handled) {
+            this.handled = handled;
+        }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
+            handled.incrementAndGet();
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, BODY.length);
             response.write(true, BufferUtil.toBuffer(BODY), Callback.from(() -> Content.Source.consumeAll(request, callback), callback::failed));
             return true;

@@ -6,10 +6,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +19,7 @@ import io.h2bench.server.netem.LinkProfile;
 /**
  * The h3 listener as Debian's ngtcp2 client sees it: the same bytes and the same refusals as the
  * h2 listener, on the h2 listener's port number by default, announced by Alt-Svc on both TLS
- * listeners; no h3 behind the byte proxy, which carries no UDP; and no key left in PEM files.
+ * listeners; no h3 behind the byte proxy, which carries no UDP.
  */
 class Http3ListenerTest {
 
@@ -31,8 +29,6 @@ class Http3ListenerTest {
         {"/large-text.txt", "large-text.txt"}, {"/img15.jpeg", "img15.jpeg"}, {"/option?size=44k", "option?size=44k"},
         {"/articles?count=3", "articles?count=3"}, {"/option?size=abc", "option?size=abc"}, {"/nothing-here", "nothing-here"},
     };
-
-    private static final Path TEMPORARY = Path.of(System.getProperty("java.io.tmpdir"));
 
     private static H2BenchServer server;
     private static HttpClient h2;
@@ -64,6 +60,9 @@ class Http3ListenerTest {
                     .isEqualTo(overH2.body());
         }
         assertThat(h3.status(OBJECTS.length - 1)).isEqualTo(404);
+        // Each response ends with its FIN alone: a RESET_STREAM after it (once sent when the listener left
+        // Jetty's buffer unconsumed, so Jetty wrote it again and failed) makes Chromium retry the request.
+        assertThat(h3.streamResetsReceived()).as(() -> "RESET_STREAM frames; gtlsclient's log ends:\n" + h3.logTail(15)).isZero();
     }
 
     @Test
@@ -92,28 +91,6 @@ class Http3ListenerTest {
             HttpResponse<byte[]> response = h2.send(HttpRequest.newBuilder(proxied.baseUri(Listener.H2).resolve("/small-text.txt")).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             assertThat(response.headers().allValues("alt-svc")).isEmpty();
-        }
-    }
-
-    @Test
-    void shouldRemoveItsPemFilesWhenItStopsAndAKilledServersWhenItStarts() throws Exception {
-        Process gone = new ProcessBuilder("true").start();
-        gone.waitFor();
-        Path killedServers = Files.createDirectory(TEMPORARY.resolve(PemDirectory.PREFIX + gone.pid() + "-test"));
-        Files.writeString(killedServers.resolve("h2bench.key"), "a key a SIGKILL left behind");
-        long before = ownPemDirectories();
-
-        try (H2BenchServer another = H2BenchServer.start(ServerSettings.ephemeral())) {
-            assertThat(killedServers).doesNotExist();
-            assertThat(ownPemDirectories()).isEqualTo(before + 1);
-        }
-        assertThat(ownPemDirectories()).isEqualTo(before);
-    }
-
-    private static long ownPemDirectories() throws Exception {
-        try (Stream<Path> files = Files.list(TEMPORARY)) {
-            String own = PemDirectory.PREFIX + ProcessHandle.current().pid() + "-";
-            return files.filter(file -> file.getFileName().toString().startsWith(own)).count();
         }
     }
 

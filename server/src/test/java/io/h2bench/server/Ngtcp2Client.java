@@ -23,14 +23,18 @@ public final class Ngtcp2Client {
 
     private static final Path BINARY = Path.of("/usr/bin/gtlsclient");
     private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) ");
+    private static final Pattern RETRY = Pattern.compile(" pkt rx .* type=Retry ");
+    private static final Pattern STREAM_RESET = Pattern.compile(" frm rx .*RESET_STREAM");
     private static final Pattern MIN_RTT = Pattern.compile(" min_rtt=(\\d+) ");
 
     private final String log;
     private final Path downloads;
+    private final long elapsedMillis;
 
-    private Ngtcp2Client(String log, Path downloads) {
+    private Ngtcp2Client(String log, Path downloads, long elapsedMillis) {
         this.log = log;
         this.downloads = downloads;
+        this.elapsedMillis = elapsedMillis;
     }
 
     /** Skips the test where gtlsclient is missing; on CI (CI=true) that is a failure. */
@@ -49,15 +53,33 @@ public final class Ngtcp2Client {
             command.add("https://" + host + ":" + port + path);
         }
         Path logFile = downloads.resolve("gtlsclient.log");
+        long start = System.nanoTime();
         Process client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+        long elapsed;
         try {
             if (!client.waitFor(30, TimeUnit.SECONDS)) {
                 throw new IOException("gtlsclient did not finish in 30 s");
             }
+            elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         } finally {
             client.destroyForcibly().waitFor();
         }
-        return new Ngtcp2Client(Files.readString(logFile, StandardCharsets.UTF_8), downloads);
+        return new Ngtcp2Client(Files.readString(logFile, StandardCharsets.UTF_8), downloads, elapsed);
+    }
+
+    /** Milliseconds from starting the client process to its exit: what a user of a new connection waits. */
+    public long elapsedMillis() {
+        return elapsedMillis;
+    }
+
+    /** Whether the server answered the client's first Initial with a Retry (address validation, one more round trip). */
+    public boolean receivedRetry() {
+        return RETRY.matcher(log).find();
+    }
+
+    /** RESET_STREAM frames the client received: a server that ends a complete response with one tells a browser it failed. */
+    public long streamResetsReceived() {
+        return log.lines().filter(line -> STREAM_RESET.matcher(line).find()).count();
     }
 
     /** The status of the {@code n}th request (from 0), or 0 when none arrived. */

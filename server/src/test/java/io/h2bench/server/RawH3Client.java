@@ -2,124 +2,156 @@ package io.h2bench.server;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpURI;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.http.MetaData;
-import org.eclipse.jetty.http3.HTTP3Stream;
-import org.eclipse.jetty.http3.api.Session;
-import org.eclipse.jetty.http3.api.Stream;
-import org.eclipse.jetty.http3.client.HTTP3Client;
-import org.eclipse.jetty.http3.client.HTTP3ClientQuicConfiguration;
-import org.eclipse.jetty.http3.frames.HeadersFrame;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.quic.quiche.client.QuicheClientQuicConfiguration;
-import org.eclipse.jetty.quic.quiche.client.QuicheTransport;
-import org.eclipse.jetty.util.BufferUtil;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
- * Jetty's low-level HTTP/3 client (12.1.5, on quiche) against the h3 listener on 127.0.0.1, trusting
- * any certificate: it sends frames as the test says, such as a request's FIN long after its HEADERS,
- * which no ordinary client does on purpose.
+ * A low-level HTTP/3 client (Netty's, on quiche) for the h3 listener on 127.0.0.1, trusting any
+ * certificate: it sends frames as the test says, such as a request's FIN long after its HEADERS, or
+ * requests whose responses it never reads, which no ordinary client does on purpose.
  */
 final class RawH3Client implements AutoCloseable {
 
-    private final HTTP3Client client;
-    private final QuicheTransport transport;
+    private static final long WINDOW = 8L * 1024 * 1024;
 
-    private RawH3Client(HTTP3Client client, QuicheTransport transport) {
-        this.client = client;
-        this.transport = transport;
+    private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-h3-client", true),
+            NioIoHandler.newFactory());
+    private final QuicSslContext tls = QuicSslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
+            .applicationProtocols(Http3.supportedApplicationProtocols()).build();
+    private final long responseWindow;
+
+    private RawH3Client(long responseWindow) {
+        this.responseWindow = responseWindow;
     }
 
-    /** A started client whose quiche files (none while it trusts all) go to {@code pemDirectory}. */
-    static RawH3Client start(Path pemDirectory) throws Exception {
-        return start(HTTP3ClientQuicConfiguration.configure(new QuicheClientQuicConfiguration(pemDirectory)));
+    static RawH3Client start() {
+        return new RawH3Client(WINDOW);
     }
 
     /**
-     * A started client that lets the server send only {@code responseWindow} bytes on each request
-     * stream until it reads them (QUIC's initial_max_stream_data_bidi_local).
+     * A client that lets the server send only {@code responseWindow} bytes on each request stream
+     * until it reads them (QUIC's initial_max_stream_data_bidi_local).
      */
-    static RawH3Client startWithResponseWindow(Path pemDirectory, long responseWindow) throws Exception {
-        QuicheClientQuicConfiguration quic = HTTP3ClientQuicConfiguration.configure(new QuicheClientQuicConfiguration(pemDirectory));
-        quic.setLocalBidirectionalStreamMaxData(responseWindow);
-        return start(quic);
+    static RawH3Client startWithResponseWindow(long responseWindow) {
+        return new RawH3Client(responseWindow);
     }
 
-    private static RawH3Client start(QuicheClientQuicConfiguration quic) throws Exception {
-        HTTP3Client client = new HTTP3Client(quic);
-        client.getClientConnector().setSslContextFactory(new SslContextFactory.Client(true));
-        client.start();
-        return new RawH3Client(client, new QuicheTransport(quic));
+    /** A GET of {@code uri}, with no fields of its own. */
+    static Request get(URI uri) {
+        return new Request("GET", uri);
     }
 
-    /** An HTTP/3 GET of {@code uri}, with no fields of its own. */
-    static MetaData.Request get(URI uri) {
-        return new MetaData.Request("GET", HttpURI.from(uri), HttpVersion.HTTP_3, HttpFields.EMPTY);
-    }
-
-    /** A new QUIC connection to the h3 listener on {@code port}. */
+    /** A new QUIC connection (on a UDP socket of its own) to the h3 listener on {@code port}. */
     CompletableFuture<Connection> connect(int port) {
-        CompletableFuture<Session.Client> session = new CompletableFuture<>();
-        client.connect(transport, new InetSocketAddress("127.0.0.1", port), new Session.Client.Listener() {},
-                Promise.Invocable.toPromise(session));
-        return session.thenApply(Connection::new);
+        CompletableFuture<Connection> connected = new CompletableFuture<>();
+        var codec = Http3.newQuicClientCodecBuilder().sslContext(tls)
+                .maxIdleTimeout(30, TimeUnit.SECONDS)
+                .initialMaxData(WINDOW * 4)
+                .initialMaxStreamDataBidirectionalLocal(responseWindow)
+                .build();
+        new Bootstrap().group(loop).channel(NioDatagramChannel.class).handler(codec).bind(0).addListener(bound -> {
+            if (!bound.isSuccess()) {
+                connected.completeExceptionally(bound.cause());
+                return;
+            }
+            Channel udp = ((io.netty.channel.ChannelFuture) bound).channel();
+            QuicChannel.newBootstrap(udp).handler(new Http3ClientConnectionHandler())
+                    .remoteAddress(new InetSocketAddress("127.0.0.1", port)).connect().addListener(done -> {
+                        if (done.isSuccess()) {
+                            connected.complete(new Connection((QuicChannel) done.getNow()));
+                        } else {
+                            connected.completeExceptionally(done.cause());
+                            udp.close();
+                        }
+                    });
+        });
+        return connected;
     }
 
     @Override
-    public void close() throws Exception {
-        client.stop();
+    public void close() {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    record Request(String method, URI uri) {
     }
 
     /** One QUIC connection. */
     static final class Connection {
 
-        private final Session.Client session;
+        private final QuicChannel quic;
 
-        private Connection(Session.Client session) {
-            this.session = session;
+        private Connection(QuicChannel quic) {
+            this.quic = quic;
         }
 
         /** Sends {@code request}'s HEADERS, ending the request stream with them. */
-        Exchange request(MetaData.Request request) {
-            return send(request, new Exchange(false));
+        Exchange request(Request request) {
+            return send(request, new Exchange(false), true);
         }
 
         /**
          * Sends {@code request}'s HEADERS without ending the request stream, and ends it (an empty
-         * STREAM frame with the FIN) as soon as the response's last byte has been read, from the
-         * client's reading thread: sent later, the STOP_SENDING of a server that stops the stream
-         * once it has answered could come first, and quiche would then refuse the FIN.
+         * STREAM frame with the FIN) as soon as the response's last byte has been read.
          */
-        Exchange requestWithLateFin(MetaData.Request request) {
-            return send(request, new Exchange(true));
+        Exchange requestWithLateFin(Request request) {
+            return send(request, new Exchange(true), true);
         }
 
         /** Sends {@code request}'s HEADERS, ending the stream, and never reads the response. */
-        void requestNeverRead(MetaData.Request request) {
-            session.newRequest(new HeadersFrame(request, true), new Stream.Client.Listener() {}, Promise.Invocable.noop());
+        void requestNeverRead(Request request) {
+            send(request, new Exchange(false), false);
         }
 
-        private Exchange send(MetaData.Request request, Exchange exchange) {
-            session.newRequest(new HeadersFrame(request, !exchange.lateFin), exchange, Promise.Invocable.noop());
+        private Exchange send(Request request, Exchange exchange, boolean read) {
+            Http3.newRequestStreamBootstrap(quic, exchange).option(ChannelOption.AUTO_READ, read).create().addListener(created -> {
+                if (!created.isSuccess()) {
+                    exchange.response.completeExceptionally(created.cause());
+                    return;
+                }
+                QuicStreamChannel stream = (QuicStreamChannel) created.getNow();
+                DefaultHttp3HeadersFrame headers = new DefaultHttp3HeadersFrame();
+                URI uri = request.uri();
+                headers.headers().method(request.method()).scheme(uri.getScheme()).authority(uri.getRawAuthority())
+                        .path(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+                var written = stream.writeAndFlush(headers);
+                if (!exchange.lateFin) {
+                    written.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+                }
+            });
             return exchange;
         }
     }
 
     /** One request stream: the response's status once its body has all arrived, and the late FIN if asked for. */
-    static final class Exchange implements Stream.Client.Listener {
+    static final class Exchange extends Http3RequestStreamInboundHandler {
 
         private final boolean lateFin;
         private final CompletableFuture<Integer> response = new CompletableFuture<>();
-        private final CompletableFuture<org.eclipse.jetty.quic.api.Stream> finSent = new CompletableFuture<>();
+        private final CompletableFuture<Void> finSent = new CompletableFuture<>();
         private final AtomicLong bodyBytes = new AtomicLong();
         private volatile int status;
 
@@ -137,51 +169,44 @@ final class RawH3Client implements AutoCloseable {
             return bodyBytes.get();
         }
 
-        /** Completed when quiche took the late FIN ({@link Connection#requestWithLateFin}). */
-        CompletableFuture<org.eclipse.jetty.quic.api.Stream> finSent() {
+        /** Completed when the late FIN went out ({@link Connection#requestWithLateFin}). */
+        CompletableFuture<Void> finSent() {
             return finSent;
         }
 
         @Override
-        public void onResponse(Stream.Client stream, HeadersFrame frame) {
-            status = ((MetaData.Response) frame.getMetaData()).getStatus();
-            if (frame.isLast()) {
-                complete(stream);
-            } else {
-                stream.demand();
+        protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
+            if (status == 0) {
+                status = Integer.parseInt(frame.headers().status().toString());
             }
+            ReferenceCountUtil.release(frame);
         }
 
         @Override
-        public void onDataAvailable(Stream.Client stream) {
-            while (true) {
-                Content.Chunk chunk = stream.read();
-                if (chunk == null) {
-                    stream.demand();
-                    return;
-                }
-                bodyBytes.addAndGet(chunk.remaining());
-                chunk.release();
-                if (chunk.isLast()) {
-                    complete(stream);
-                    return;
-                }
-            }
+        protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+            bodyBytes.addAndGet(frame.content().readableBytes());
+            frame.release();
         }
 
-        private void complete(Stream.Client stream) {
+        @Override
+        protected void channelInputClosed(ChannelHandlerContext ctx) {
             if (lateFin) {
-                // An empty QUIC STREAM frame with the FIN, as some clients end a request; an empty HTTP/3
-                // DATA frame would be two bytes to read first, not a bare FIN.
-                org.eclipse.jetty.quic.api.Stream quic = ((HTTP3Stream) stream).getStreamEndPoint().getStream();
-                quic.data(true, List.of(BufferUtil.EMPTY_BUFFER), Promise.Invocable.toPromise(finSent));
+                // An empty QUIC STREAM frame with the FIN, as some clients end a request.
+                ((QuicStreamChannel) ctx.channel()).shutdownOutput().addListener(done -> {
+                    if (done.isSuccess()) {
+                        finSent.complete(null);
+                    } else {
+                        finSent.completeExceptionally(done.cause());
+                    }
+                });
             }
             response.complete(status);
         }
 
         @Override
-        public void onFailure(Stream.Client stream, long error, Throwable failure) {
-            response.completeExceptionally(failure);
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            response.completeExceptionally(new java.nio.channels.ClosedChannelException());
+            super.channelInactive(ctx);
         }
     }
 }

@@ -22,8 +22,12 @@ final class KernelServer implements AutoCloseable {
     }
 
     static KernelServer start(LinkProfile profile, LinkOptions options) throws Exception {
+        return start(ServerSettings.ephemeral().withNetwork(profile), options);
+    }
+
+    /** With {@code settings}' network, ports and h3 options. */
+    static KernelServer start(ServerSettings settings, LinkOptions options) throws Exception {
         try {
-            ServerSettings settings = ServerSettings.ephemeral().withNetwork(profile);
             return new KernelServer(H2BenchServer.start(settings,
                     new NetworkEngine(NetworkEngine.Kind.KERNEL, options)));
         } catch (IOException e) {

@@ -1,0 +1,219 @@
+package io.h2bench.server.h3;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.DatagramChannel;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.KeyManagerFactory;
+
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.AbstractConnectionFactory;
+import org.eclipse.jetty.server.AbstractNetworkConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3ServerConnectionHandler;
+import io.netty.handler.codec.quic.InsecureQuicTokenHandler;
+import io.netty.handler.codec.quic.QLogConfiguration;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicChannelOption;
+import io.netty.handler.codec.quic.QuicSslContext;
+import io.netty.handler.codec.quic.QuicSslContextBuilder;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+/**
+ * HTTP/3 on Netty's QUIC (quiche inside), as a Jetty connector: Jetty starts, stops and lists it
+ * beside the TCP listeners (so its {@code Alt-Svc} names it), and each request stream goes to the
+ * server's one handler tree through a {@link RequestStream}. The QUIC connections live on one
+ * event loop; the handlers run on Jetty's threads.
+ */
+public final class Http3Connector extends AbstractNetworkConnector {
+
+    /** Streams a client may open at once, as the HTTP/2 listeners' SETTINGS_MAX_CONCURRENT_STREAMS. */
+    static final int MAX_CONCURRENT_STREAMS = 128;
+    private static final long CONNECTION_WINDOW = 16L * 1024 * 1024;
+    private static final long STREAM_WINDOW = 1024 * 1024;
+    /** Room for a burst of datagrams from many clients (the kernel caps it at net.core.rmem_max, doubled). */
+    private static final int SOCKET_BUFFER = 4 * 1024 * 1024;
+
+    private final HttpConfiguration configuration;
+    private final KeyManagerFactory keys;
+    private final QuicOptions options;
+    private EventLoopGroup loop;
+    private volatile Channel udp;
+
+    /** A connector serving {@code server}'s handlers over HTTP/3, with the TLS key and certificate of {@code keys}. */
+    public Http3Connector(Server server, HttpConfiguration configuration, KeyManagerFactory keys, QuicOptions options) {
+        super(server, null, null, null, 0, new Http3Protocol());
+        this.configuration = configuration;
+        this.keys = keys;
+        this.options = options;
+    }
+
+    HttpConfiguration configuration() {
+        return configuration;
+    }
+
+    public QuicOptions options() {
+        return options;
+    }
+
+    /**
+     * Where the UDP socket is made: on the calling thread by default; the h3 listener behind a kernel
+     * link makes it in the link's network namespace, while Netty's threads start outside it, on this
+     * connector's own (a thread started in the namespace would keep it alive after the link closes).
+     */
+    public interface SocketOpener {
+        DatagramChannel open(InetSocketAddress address) throws IOException;
+    }
+
+    private SocketOpener opener = Http3Connector::bind;
+
+    public void setSocketOpener(SocketOpener opener) {
+        this.opener = opener;
+    }
+
+    /** A UDP socket bound to {@code address}, in the calling thread's network namespace. */
+    public static DatagramChannel bind(InetSocketAddress address) throws IOException {
+        DatagramChannel socket = DatagramChannel.open(address.getAddress() instanceof java.net.Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        try {
+            return socket.bind(address);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Binds the UDP socket (through the {@link SocketOpener}) and starts serving QUIC on it. */
+    @Override
+    public void open() throws IOException {
+        if (udp != null) {
+            return;
+        }
+        String host = getHost() == null ? "0.0.0.0" : getHost();
+        DatagramChannel socket = opener.open(new InetSocketAddress(host, getPort()));
+        loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), NioIoHandler.newFactory());
+        try {
+            udp = new Bootstrap().group(loop).channelFactory(() -> new NioDatagramChannel(socket))
+                    .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER)
+                    .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER)
+                    .handler(codec())
+                    .register().sync().channel();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            socket.close();
+            close();
+            throw new IOException("interrupted while starting the h3 listener", interrupted);
+        } catch (IOException | RuntimeException | Error failed) {
+            socket.close();
+            close();
+            throw failed;
+        }
+    }
+
+    private ChannelHandler codec() throws IOException {
+        QuicSslContext tls = QuicSslContextBuilder.forServer(keys, null)
+                .applicationProtocols(Http3.supportedApplicationProtocols())
+                .build();
+        var codec = Http3.newQuicServerCodecBuilder()
+                .sslContext(tls)
+                .maxIdleTimeout(getIdleTimeout(), TimeUnit.MILLISECONDS)
+                .initialMaxData(CONNECTION_WINDOW)
+                .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
+                .initialMaxStreamDataBidirectionalRemote(STREAM_WINDOW)
+                .initialMaxStreamDataUnidirectional(STREAM_WINDOW)
+                .initialMaxStreamsBidirectional(MAX_CONCURRENT_STREAMS)
+                .initialMaxStreamsUnidirectional(8)
+                .congestionControlAlgorithm(options.algorithm())
+                .initialCongestionWindowPackets(options.initialWindow())
+                // No token handler (Netty's default then) validates nothing: no Retry, as maintained servers.
+                .tokenHandler(options.retry() ? InsecureQuicTokenHandler.INSTANCE : null)
+                .handler(new ChannelInitializer<QuicChannel>() {
+                    @Override
+                    protected void initChannel(QuicChannel quic) {
+                        QuicConnectionMetaData connection = new QuicConnectionMetaData(Http3Connector.this, quic);
+                        quic.pipeline().addLast(new Http3ServerConnectionHandler(new ChannelInitializer<QuicStreamChannel>() {
+                            @Override
+                            protected void initChannel(QuicStreamChannel stream) {
+                                stream.pipeline().addLast(new RequestStream(Http3Connector.this, connection));
+                            }
+                        }));
+                    }
+                });
+        if (options.qlogDirectory() != null) {
+            codec.option(QuicChannelOption.QLOG, new QLogConfiguration(options.qlogDirectory().toString(),
+                    "h2bench-server", "h3 listener"));
+        }
+        return codec.build();
+    }
+
+    @Override
+    public void close() {
+        Channel open = udp;
+        udp = null;
+        if (open != null) {
+            open.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (loop != null) {
+            loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            loop = null;
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        Channel open = udp;
+        return open != null && open.isOpen();
+    }
+
+    @Override
+    public int getLocalPort() {
+        Channel open = udp;
+        return open == null ? -1 : ((InetSocketAddress) open.localAddress()).getPort();
+    }
+
+    @Override
+    public Object getTransport() {
+        return udp;
+    }
+
+    @Override
+    public List<String> getProtocols() {
+        return List.of("h3");
+    }
+
+    @Override
+    protected void accept(int acceptorId) {
+        throw new UnsupportedOperationException("the h3 listener has no acceptors: Netty reads its datagrams");
+    }
+
+    /** The protocol the connector announces; QUIC streams reach Jetty through {@link RequestStream}, not endpoints. */
+    private static final class Http3Protocol extends AbstractConnectionFactory {
+
+        Http3Protocol() {
+            super("h3");
+        }
+
+        @Override
+        public Connection newConnection(Connector connector, EndPoint endPoint) {
+            throw new UnsupportedOperationException("HTTP/3 streams are Netty's, not Jetty endpoints");
+        }
+    }
+}

@@ -1,0 +1,349 @@
+package io.h2bench.server.h3;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http.Trailers;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.server.HttpStream;
+import org.eclipse.jetty.server.internal.HttpChannelState;
+import org.eclipse.jetty.util.Callback;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * One HTTP/3 request stream handed to Jetty's handler tree: Netty's frames in, as Jetty's request
+ * and its content chunks; Jetty's response out, as Netty's frames. Netty's methods run on the
+ * connection's event loop, Jetty's on its threads; the chunks between them are guarded by this.
+ *
+ * <p>A response write completes when quiche has taken its bytes, so a client that stops reading
+ * holds the write, never a thread. One that holds it longer than the stream's idle timeout gets
+ * its stream reset, and the memory is let go.
+ */
+final class RequestStream extends Http3RequestStreamInboundHandler implements HttpStream {
+
+    static final int H3_NO_ERROR = 0x100;
+    static final int H3_INTERNAL_ERROR = 0x102;
+    static final int H3_REQUEST_CANCELLED = 0x10c;
+    static final int H3_MESSAGE_ERROR = 0x10e;
+    /** Request content read ahead of the handler before the stream stops reading (its QUIC window then closes). */
+    private static final int READ_AHEAD_BYTES = 256 * 1024;
+
+    private final Http3Connector connector;
+    private final QuicConnectionMetaData connection;
+    private final Deque<Content.Chunk> chunks = new ArrayDeque<>();
+    private long bufferedBytes;
+    private boolean demanded;
+    private boolean inputClosed;
+    private volatile ChannelHandlerContext ctx;
+    private volatile HttpChannelState channel;
+    private volatile MetaData.Response response;
+    private volatile boolean committed;
+    private volatile long idleTimeoutMillis;
+    /** Jetty completed the exchange (succeeded or failed): a stream closing now fails nothing. */
+    private volatile boolean finished;
+
+    RequestStream(Http3Connector connector, QuicConnectionMetaData connection) {
+        this.connector = connector;
+        this.connection = connection;
+        this.idleTimeoutMillis = connector.getIdleTimeout();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    // Netty's side, on the event loop
+
+    @Override
+    protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
+        try {
+            if (channel != null) {
+                HttpFields.Mutable trailers = HttpFields.build();
+                frame.headers().forEach(field -> trailers.add(field.getKey().toString(), field.getValue().toString()));
+                offer(new Trailers(trailers.asImmutable()), 0);
+                return;
+            }
+            MetaData.Request request = Http3Fields.request(frame.headers());
+            if (request == null) {
+                reset(H3_MESSAGE_ERROR);
+                return;
+            }
+            HttpChannelState state = new HttpChannelState(connection);
+            state.initialize();
+            state.setHttpStream(this);
+            channel = state;
+            execute(state.onRequest(request));
+        } catch (RuntimeException malformed) {
+            reset(H3_MESSAGE_ERROR);
+        } finally {
+            ReferenceCountUtil.release(frame);
+        }
+    }
+
+    @Override
+    protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+        try {
+            ByteBuffer copy = ByteBuffer.allocate(frame.content().readableBytes());
+            frame.content().readBytes(copy);
+            offer(Content.Chunk.from(copy.flip(), false), copy.remaining());
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Override
+    protected void channelInputClosed(ChannelHandlerContext ctx) {
+        inputClosed = true;
+        offer(Content.Chunk.EOF, 0);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        HttpChannelState state = channel;
+        if (state != null && !finished) {
+            EofException closed = new EofException("HTTP/3 stream closed before its response completed");
+            offer(Content.Chunk.from(closed, true), 0);
+            execute(state.onFailure(closed));
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A reset by the client, a protocol error: the stream ends; Jetty hears of it on channelInactive.
+        ctx.close();
+    }
+
+    private void offer(Content.Chunk chunk, int bytes) {
+        boolean notify;
+        synchronized (this) {
+            chunks.add(chunk);
+            bufferedBytes += bytes;
+            notify = demanded;
+            demanded = false;
+            if (bufferedBytes > READ_AHEAD_BYTES) {
+                ctx.channel().config().setAutoRead(false);
+            }
+        }
+        HttpChannelState state = channel;
+        if (notify && state != null) {
+            execute(state.onContentAvailable());
+        }
+    }
+
+    private void execute(Runnable task) {
+        if (task != null) {
+            connector.getExecutor().execute(task);
+        }
+    }
+
+    // Jetty's side
+
+    @Override
+    public String getId() {
+        return ((QuicStreamChannel) ctx.channel()).streamId() + "";
+    }
+
+    @Override
+    public Content.Chunk read() {
+        Content.Chunk chunk;
+        boolean resume;
+        synchronized (this) {
+            chunk = chunks.peek();
+            if (chunk == null) {
+                return null;
+            }
+            if (chunk.isLast()) {
+                // As Content.Chunk.next: a failure stays, anything else last is followed by EOF.
+                if (!Content.Chunk.isFailure(chunk) && chunk != Content.Chunk.EOF) {
+                    chunks.poll();
+                    chunks.addFirst(Content.Chunk.EOF);
+                }
+                return chunk;
+            }
+            chunks.poll();
+            bufferedBytes -= chunk.remaining();
+            resume = bufferedBytes <= READ_AHEAD_BYTES / 2 && !ctx.channel().config().isAutoRead();
+        }
+        if (resume) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        return chunk;
+    }
+
+    @Override
+    public void demand() {
+        boolean ready;
+        synchronized (this) {
+            ready = !chunks.isEmpty();
+            demanded = !ready;
+        }
+        if (ready) {
+            execute(channel.onContentAvailable());
+        }
+    }
+
+    @Override
+    public void prepareResponse(HttpFields.Mutable headers) {
+        // HTTP/3 adds nothing: no Connection, no Transfer-Encoding.
+    }
+
+    @Override
+    public void send(MetaData.Request request, MetaData.Response response, boolean last, ByteBuffer content, Callback callback) {
+        boolean head = HttpMethod.HEAD.is(request.getMethod());
+        boolean hasContent = content != null && content.hasRemaining() && !head;
+        DefaultHttp3HeadersFrame headers = null;
+        if (response != null) {
+            if (HttpStatus.isInterim(response.getStatus())) {
+                headers = new DefaultHttp3HeadersFrame();
+                Http3Fields.response(response, -1, headers.headers());
+                write(headers, null, null, false, callback);
+                return;
+            }
+            this.response = response;
+            committed = true;
+            long length = response.getContentLength();
+            if (last && length < 0) {
+                length = hasContent ? content.remaining() : 0;
+            }
+            headers = new DefaultHttp3HeadersFrame();
+            Http3Fields.response(response, length, headers.headers());
+        }
+        DefaultHttp3DataFrame data = null;
+        if (hasContent) {
+            // Netty reads the bytes through a view of its own; Jetty sees them taken, as a socket write would take them.
+            data = new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(content));
+            content.position(content.limit());
+        }
+        DefaultHttp3HeadersFrame trailers = last ? trailers() : null;
+        write(headers, data, trailers, last, callback);
+    }
+
+    private DefaultHttp3HeadersFrame trailers() {
+        MetaData.Response sent = response;
+        if (sent == null || sent.getTrailersSupplier() == null) {
+            return null;
+        }
+        HttpFields fields = sent.getTrailersSupplier().get();
+        if (fields == null || fields.size() == 0) {
+            return null;
+        }
+        DefaultHttp3HeadersFrame trailers = new DefaultHttp3HeadersFrame();
+        Http3Fields.fields(fields, trailers.headers());
+        return trailers;
+    }
+
+    /** Writes the frames there are, ends the stream's output when {@code last}, and completes {@code callback} when quiche took them. */
+    private void write(Object headers, Object data, Object trailers, boolean last, Callback callback) {
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        stream.eventLoop().execute(() -> {
+            ChannelFuture written = null;
+            for (Object frame : new Object[]{headers, data, trailers}) {
+                if (frame != null) {
+                    written = stream.write(frame);
+                }
+            }
+            if (written == null) {
+                written = stream.newSucceededFuture();
+            }
+            stream.flush();
+            ScheduledFuture<?> timeout = stream.eventLoop().schedule(() -> stalled(stream), Math.max(1, idleTimeoutMillis),
+                    TimeUnit.MILLISECONDS);
+            written.addListener(done -> {
+                timeout.cancel(false);
+                if (!done.isSuccess()) {
+                    callback.failed(done.cause() != null ? done.cause() : new EofException("HTTP/3 stream closed"));
+                } else if (last) {
+                    stream.shutdownOutput().addListener(shut -> callback.succeeded());
+                } else {
+                    callback.succeeded();
+                }
+            });
+        });
+    }
+
+    /** A client that has not taken a write for the idle timeout: reset the stream, which fails the write. */
+    private void stalled(QuicStreamChannel stream) {
+        HttpChannelState state = channel;
+        if (state != null) {
+            execute(state.onFailure(new TimeoutException("HTTP/3 response write idle for " + idleTimeoutMillis + " ms")));
+        }
+        stream.shutdown(H3_REQUEST_CANCELLED);
+        stream.close();
+    }
+
+    @Override
+    public Runnable cancelSend(Throwable cause, Callback callback) {
+        return () -> {
+            reset(H3_REQUEST_CANCELLED);
+            callback.failed(cause);
+        };
+    }
+
+    @Override
+    public long getIdleTimeout() {
+        return idleTimeoutMillis;
+    }
+
+    @Override
+    public void setIdleTimeout(long idleTimeoutMillis) {
+        this.idleTimeoutMillis = idleTimeoutMillis;
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return committed;
+    }
+
+    @Override
+    public Throwable consumeAvailable() {
+        return HttpStream.consumeAvailable(this, connection.getHttpConfiguration());
+    }
+
+    /** The response is complete: stop the client sending a request body nobody read (RFC 9114 4.1). */
+    @Override
+    public void succeeded() {
+        finished = true;
+        HttpChannelState state = channel;
+        if (state != null) {
+            state.recycle();
+        }
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        stream.eventLoop().execute(() -> {
+            if (!inputClosed && stream.isActive()) {
+                stream.shutdownInput(H3_NO_ERROR);
+            }
+        });
+    }
+
+    @Override
+    public void failed(Throwable failure) {
+        finished = true;
+        reset(failure == HttpStream.CONTENT_NOT_CONSUMED ? H3_NO_ERROR : H3_REQUEST_CANCELLED);
+    }
+
+    private void reset(int errorCode) {
+        QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
+        stream.shutdown(errorCode).addListener(done -> stream.close());
+    }
+}
