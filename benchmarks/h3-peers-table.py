@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""benchmarks/h3-peers.sh's table.
+
+  h3-peers-table.py RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES"
+
+RESULTS.csv (round,server,size,ms,error): one row per download; a row with an error is counted, not
+timed. HANDSHAKE.csv (server,retry,handshake_done_ms,response_headers_ms,wall_ms): one logged 100 B
+fetch per server. Prints Markdown: per size and server the median and p90 (nearest rank) of the
+downloads, the median in round trips of the link, and h2bench's ratio to each peer, with issue 38's
+band for gtlsserver (same client, same congestion settings: median within 5 %, p90 within 15 %);
+then what gtlsclient's log said of each server's handshake.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+MEDIAN_BAND = 0.05
+P90_BAND = 0.15
+BAND_PEER = "gtlsserver"
+
+
+def p90(values):
+    ordered = sorted(values)
+    return ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
+
+
+def read_results(path):
+    times, failures = defaultdict(list), defaultdict(int)
+    with open(path, newline="") as results:
+        for row in csv.DictReader(results):
+            key = (row["server"], row["size"])
+            if row["error"]:
+                failures[key] += 1
+            else:
+                times[key].append(float(row["ms"]))
+    return times, failures
+
+
+def ratio(ours, theirs):
+    if not ours or not theirs:
+        return "-", "-", None
+    median_ratio = statistics.median(ours) / statistics.median(theirs)
+    p90_ratio = p90(ours) / p90(theirs)
+    within = abs(median_ratio - 1) <= MEDIAN_BAND and abs(p90_ratio - 1) <= P90_BAND
+    return f"{median_ratio:.2f}", f"{p90_ratio:.2f}", within
+
+
+def table(times, failures, rtt_ms, servers, sizes):
+    print("| size | server | downloads | median ms | p90 ms | median in round trips "
+          "| h2bench / server, median | p90 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    verdicts = []
+    for size in sizes:
+        for server in servers:
+            values = times.get((server, size), [])
+            failed = failures.get((server, size), 0)
+            count = f"{len(values)}" + (f" ({failed} failed)" if failed else "")
+            if not values:
+                print(f"| {size} | {server} | {count} | - | - | - | - | - |")
+                continue
+            median = statistics.median(values)
+            trips = f"{median / rtt_ms:.1f}" if rtt_ms > 0 else "-"
+            if server == "h2bench" or "h2bench" not in servers:
+                median_ratio = p90_ratio = "-"
+            else:
+                median_ratio, p90_ratio, within = ratio(times.get(("h2bench", size)), values)
+                if server == BAND_PEER and within is not None:
+                    verdicts.append((size, within))
+            print(f"| {size} | {server} | {count} | {median:,.0f} | {p90(values):,.0f} | {trips} "
+                  f"| {median_ratio} | {p90_ratio} |")
+    if verdicts:
+        met = [size for size, within in verdicts if within]
+        print(f"\nh2bench within issue 38's band of {BAND_PEER} (median within {MEDIAN_BAND * 100:.0f} %, "
+              f"p90 within {P90_BAND * 100:.0f} %): {len(met)} of {len(verdicts)} sizes"
+              + (f" ({', '.join(met)})" if met else "") + ".")
+    print("\nMedian of the downloads; p90 by nearest rank. A download is a new gtlsclient process and "
+          "QUIC connection, timed from its start to its exit (the process's own start and exit take "
+          "about 15 to 20 ms of it: compare the wall time and the response below).")
+
+
+def handshakes(path):
+    print("\nOne 100 B fetch per server with gtlsclient's log on (milliseconds since its first packet):\n")
+    print("| server | Retry | handshake completed | response headers | wall time, start to exit |")
+    print("|---|---|---:|---:|---:|")
+    with open(path, newline="") as rows:
+        for row in csv.DictReader(rows):
+            print(f"| {row['server']} | {row['retry']} | {row['handshake_done_ms'] or '-'} "
+                  f"| {row['response_headers_ms'] or '-'} | {float(row['wall_ms']):,.0f} |")
+
+
+def main(argv):
+    if len(argv) != 6:
+        print(__doc__, file=sys.stderr)
+        return 2
+    times, failures = read_results(argv[1])
+    rtt_ms = float(argv[3]) if argv[3] else 0.0
+    table(times, failures, rtt_ms, argv[4].split(), argv[5].split())
+    handshakes(argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

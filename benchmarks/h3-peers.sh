@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# Issue 38: is what h2bench's h3 listener costs the network's, or the listener's? Starts the h2bench
+# server behind the kernel link, then, inside the link's server namespace at the same address, two
+# independent HTTP/3 servers serving files of the same sizes with h2bench's own certificate:
+#   gtlsserver  ngtcp2's example server (Debian's ngtcp2-server): cubic, initial window 10 packets,
+#               the congestion settings of h2bench's quiche
+#   caddy       Caddy from Debian (quic-go): initial window 32 packets, neither settable
+# One client for all: Debian's gtlsclient (ngtcp2-client), a new process and a new QUIC connection per
+# download, run on the host side so that every packet crosses the emulated link; a sample is the wall
+# time from the client's start to its exit (handshake included; 100 B is the handshake-only case). The
+# servers take turns download by download, the first of each round rotating, so that a machine whose
+# load drifts weighs on all alike. Before the rounds every server serves each object once, untimed
+# (h2bench's JIT, the page cache) and once 100 B with gtlsclient's log on, which says whether the
+# server sent a Retry and when the handshake completed and the response began.
+# Prints the table (median and p90 per server and size, h2bench's ratio to each peer) and writes it
+# with every sample to --out. Needs root (nsenter), java, gtlsclient, openssl and python3, plus
+# gtlsserver and caddy for those servers (apt-get install ngtcp2-client ngtcp2-server caddy).
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+usage: benchmarks/h3-peers.sh [options]
+
+  --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
+  --servers "..."     from h2bench gtlsserver caddy; default all three
+  --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB; default all five
+  --rounds N          downloads per server and size; default 8
+  --latency D         round trip of the kernel link (the server's --latency); default 100ms
+  --loss P            random loss on the link, both directions (the server's --loss); default 0%
+  --gtlsserver-cc CC  gtlsserver's congestion control (cubic, reno, bbr, bbr2); default cubic, as
+                      h2bench's quiche. Its initial window (10 packets) and Caddy's settings are fixed
+  --timeout S         seconds one download may take before it counts as failed; default 120
+  --out DIR           output directory; default target/h2bench-h3-peers (emptied first)
+
+New connections only. A reused connection (two downloads one after the other on one connection) is
+not measured: gtlsclient opens every URI it is given on one connection at once, as concurrent
+streams, and has no option to wait for one response before the next request.
+USAGE
+}
+
+die_usage() {
+  echo "h3-peers.sh: $1" >&2
+  usage >&2
+  exit 2
+}
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+server_jar="$root/server/target/h2bench-server.jar"
+servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB" rounds=8 latency=100ms
+loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers
+command_line="benchmarks/h3-peers.sh${*:+ $*}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out)
+      [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
+    *) die_usage "unknown option $1" ;;
+  esac
+  case "$1" in
+    --server-jar) server_jar="$2" ;;
+    --servers) servers="$2" ;;
+    --sizes) sizes="$2" ;;
+    --rounds) rounds="$2" ;;
+    --latency) latency="$2" ;;
+    --loss) loss="$2" ;;
+    --gtlsserver-cc) gtls_cc="$2" ;;
+    --timeout) timeout_s="$2" ;;
+    --out) out="$2" ;;
+  esac
+  shift 2
+done
+
+# bytes_of SIZE / h2bench_path_of SIZE: each object's length, and its URL path on h2bench (k = 1024)
+bytes_of() {
+  case "$1" in
+    100B) echo 100 ;; 44kB) echo 45056 ;; 400kB) echo 409600 ;; 2MiB) echo 2097152 ;; 10MiB) echo 10485760 ;;
+    *) return 1 ;;
+  esac
+}
+h2bench_path_of() {
+  case "$1" in
+    100B) echo "/option?size=100" ;; 44kB) echo "/option?size=44k" ;; 400kB) echo "/option?size=400k" ;;
+    2MiB) echo "/option?size=2m" ;; 10MiB) echo "/option?size=10m" ;;
+  esac
+}
+
+read -r -a server_list <<<"$servers"
+read -r -a size_list <<<"$sizes"
+[ ${#server_list[@]} -gt 0 ] || die_usage "--servers names none"
+[ ${#size_list[@]} -gt 0 ] || die_usage "--sizes names none"
+for server in "${server_list[@]}"; do
+  case "$server" in h2bench|gtlsserver|caddy) ;; *) die_usage "unknown server '$server' (h2bench gtlsserver caddy)" ;; esac
+done
+[ "$(printf '%s\n' "${server_list[@]}" | sort | uniq -d)" = "" ] || die_usage "--servers names a server twice"
+for size in "${size_list[@]}"; do
+  bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B 44kB 400kB 2MiB 10MiB)"
+done
+[[ "$rounds" =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "--rounds takes a number from 1 to 9999"
+[[ "$timeout_s" =~ ^[1-9][0-9]{0,4}$ ]] || die_usage "--timeout takes a positive number of seconds"
+[[ "$latency" =~ ^[0-9]+(\.[0-9]+)?(ms|s)?$ ]] || die_usage "--latency takes a duration such as 100ms or 0.2s"
+[[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%?$ ]] || die_usage "--loss takes a percentage such as 1% or 0.3%"
+case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
+[ -f "$server_jar" ] || { echo "h3-peers.sh: no server jar at $server_jar (mvn -B package -DskipTests, or --server-jar PATH)" >&2; exit 1; }
+server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
+[ "$(id -u)" = 0 ] || { echo "h3-peers.sh: needs root (the kernel link, and nsenter into its namespace)" >&2; exit 1; }
+needed="java gtlsclient openssl python3 nsenter ss timeout"
+case " $servers " in *" gtlsserver "*) needed="$needed gtlsserver" ;; esac
+case " $servers " in *" caddy "*) needed="$needed caddy" ;; esac
+for tool in $needed; do
+  command -v "$tool" >/dev/null ||
+    { echo "h3-peers.sh: needs $tool (apt-get install ngtcp2-client ngtcp2-server caddy openssl python3 util-linux iproute2)" >&2; exit 1; }
+done
+
+# shellcheck source=../bin/lib/server.sh
+. "$root/bin/lib/server.sh"
+tmp="" gtls_pid="" caddy_pid="" client_pid=""
+stop_all() {
+  local pid
+  for pid in "$client_pid" "$gtls_pid" "$caddy_pid"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  client_pid="" gtls_pid="" caddy_pid=""
+  stop_server >&2
+  server_pid=""
+  [ -z "$tmp" ] || rm -rf "$tmp"
+  tmp=""
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+rm -rf "$out"
+mkdir -p "$out"
+tmp="$(mktemp -d /tmp/h3-peers.XXXXXX)"
+mkdir -p "$tmp/docs" "$tmp/download" "$tmp/caddy"
+
+echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar"))" >&2
+start_server "$out" --engine kernel --latency "$latency" --loss "$loss" || exit 1
+host="$(host_of "$out/server.log")"
+h2bench_port="$(server_port h3_port)"
+[ -n "$h2bench_port" ] || { echo "h3-peers.sh: the server started no h3 listener: $server_no_h3" >&2; exit 1; }
+network="$(server_network "$out")"
+rtt_ms="$(sed -n 's/^network: .*rtt \([0-9.]*\) ms.*/\1/p' "$out/server.log" | head -1)"
+echo "   $network" >&2
+
+# The link's server side is a network namespace of the server's own: one of its threads lives in it.
+self_net="$(readlink /proc/self/ns/net)"
+link_net=""
+for task in /proc/"$server_pid"/task/*; do
+  if [ "$(readlink "$task/ns/net" 2>/dev/null)" != "$self_net" ] && [ -n "$(readlink "$task/ns/net" 2>/dev/null)" ]; then
+    link_net="$task/ns/net"
+    break
+  fi
+done
+[ -n "$link_net" ] || { echo "h3-peers.sh: no thread of the server (pid $server_pid) is in another network namespace: is this the kernel engine? ($out/server.log)" >&2; exit 1; }
+in_link() { nsenter --net="$link_net" "$@"; }
+
+# The peers serve h2bench's own certificate (the first start generated it with the link's address).
+keystore="$HOME/.h2bench/localhost.p12"
+openssl pkcs12 -in "$keystore" -passin pass:h2bench -nocerts -nodes 2>/dev/null | openssl pkey -out "$tmp/key.pem" &&
+  openssl pkcs12 -in "$keystore" -passin pass:h2bench -nokeys -clcerts 2>/dev/null | openssl x509 -out "$tmp/cert.pem" ||
+  { echo "h3-peers.sh: could not export the certificate and key from $keystore (password h2bench)" >&2; exit 1; }
+
+# 100B.bin always: the logged handshake fetch asks for it
+for size in 100B "${size_list[@]}"; do
+  head -c "$(bytes_of "$size")" /dev/urandom >"$tmp/docs/$size.bin"
+done
+
+# Two ports free for both UDP and TCP (Caddy listens on both) at the link's server address.
+read -r gtls_port caddy_port < <(in_link python3 - "$host" <<'PY'
+import socket, sys
+held, ports = [], []
+for _ in range(100):
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((sys.argv[1], 0))
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        tcp.bind((sys.argv[1], udp.getsockname()[1]))
+    except OSError:
+        udp.close(); tcp.close(); continue
+    held += [udp, tcp]
+    ports.append(udp.getsockname()[1])
+    if len(ports) == 2:
+        break
+print(*ports)
+PY
+)
+[ -n "${caddy_port:-}" ] || { echo "h3-peers.sh: found no free ports at $host in the link's namespace" >&2; exit 1; }
+
+# wait_for_udp PORT PID WHAT LOG: waits up to 10 s for a UDP socket on PORT in the link's namespace
+wait_for_udp() {
+  for _ in $(seq 1 100); do
+    in_link ss -Hlun "sport = :$1" | grep -q . && return 0
+    kill -0 "$2" 2>/dev/null || { echo "h3-peers.sh: $3 did not start:" >&2; cat "$4" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "h3-peers.sh: $3 did not listen on UDP $1 within 10 s ($4)" >&2
+  return 1
+}
+
+case " $servers " in *" gtlsserver "*)
+  echo "== gtlsserver at $host:$gtls_port (ngtcp2 $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc)" >&2
+  # nsenter itself in the background (not in_link, a function run by a subshell): it execs the
+  # server, so $! is the server's pid and stopping it stops the server.
+  nsenter --net="$link_net" gtlsserver -q --cc="$gtls_cc" -d "$tmp/docs" "$host" "$gtls_port" "$tmp/key.pem" "$tmp/cert.pem" >"$out/gtlsserver.log" 2>&1 &
+  gtls_pid=$!
+  wait_for_udp "$gtls_port" "$gtls_pid" gtlsserver "$out/gtlsserver.log" || exit 1
+esac
+case " $servers " in *" caddy "*)
+  echo "== caddy at $host:$caddy_port ($(caddy version 2>/dev/null | cut -d' ' -f1))" >&2
+  # A client that connects to an IP address sends no SNI: default_sni picks the certificate.
+  cat >"$tmp/Caddyfile" <<CADDY
+{
+	admin off
+	auto_https off
+	default_sni localhost
+	servers {
+		protocols h1 h2 h3
+	}
+	log {
+		output discard
+	}
+}
+https://$host:$caddy_port {
+	bind $host
+	tls $tmp/cert.pem $tmp/key.pem
+	root * $tmp/docs
+	file_server
+}
+CADDY
+  HOME="$tmp/caddy" XDG_DATA_HOME="$tmp/caddy" XDG_CONFIG_HOME="$tmp/caddy" \
+    nsenter --net="$link_net" caddy run --adapter caddyfile --config "$tmp/Caddyfile" >"$out/caddy.log" 2>&1 &
+  caddy_pid=$!
+  wait_for_udp "$caddy_port" "$caddy_pid" caddy "$out/caddy.log" || exit 1
+esac
+
+# url_of SERVER SIZE / port_of_server SERVER
+port_of_server() {
+  case "$1" in h2bench) echo "$h2bench_port" ;; gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;; esac
+}
+url_of() {
+  if [ "$1" = h2bench ]; then echo "https://$host:$h2bench_port$(h2bench_path_of "$2")"
+  else echo "https://$host:$(port_of_server "$1")/$2.bin"; fi
+}
+
+# fetch SERVER SIZE [verbose LOG]: one download by a new gtlsclient process; sets fetch_ms (its wall
+# time, start to exit) and fetch_error (empty when the whole object arrived). gtlsclient exits 0 on a
+# handshake timeout too, so the downloaded file's length is what says it worked.
+fetch() {
+  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got
+  url="$(url_of "$server" "$size")"
+  if [ "${3:-}" = verbose ]; then quiet=(); log="$4"; fi
+  rm -rf "$tmp/download"
+  mkdir "$tmp/download"
+  t0="$EPOCHREALTIME"
+  timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
+    --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
+  client_pid=$!
+  wait "$client_pid" || status=$?
+  t1="$EPOCHREALTIME"
+  client_pid=""
+  fetch_ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')"
+  got="$(find "$tmp/download" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
+  fetch_error=""
+  if [ "$status" = 124 ]; then fetch_error="timed out after $timeout_s s"
+  elif [ "$status" != 0 ]; then fetch_error="gtlsclient exited $status"
+  elif [ "$got" != "$(bytes_of "$size")" ]; then fetch_error="$got of $(bytes_of "$size") bytes"
+  fi
+}
+
+# What gtlsclient's log says of one 100 B fetch: its log lines carry the milliseconds since the
+# connection began (I00000215 ...); a Retry shows as a packet of type=Retry and as
+# retry_source_connection_id in the server's transport parameters.
+handshake_facts() {
+  awk '/^I[0-9]+ / { now = substr($1, 2) + 0 }
+       /type=Retry|retry_source_connection_id=/ { retry = "yes" }
+       /QUIC handshake has completed/ && done == "" { done = now }
+       /response headers started/ && first == "" { first = now }
+       END { printf "%s,%s,%s\n", retry ? retry : "no", done, first }' "$1"
+}
+
+echo "== warm-up: each object once from each server, untimed, and a logged 100 B fetch" >&2
+echo "server,retry,handshake_done_ms,response_headers_ms,wall_ms" >"$out/handshake.csv"
+for server in "${server_list[@]}"; do
+  for size in "${size_list[@]}"; do
+    fetch "$server" "$size"
+    [ -z "$fetch_error" ] || { echo "h3-peers.sh: $server did not serve $size ($(url_of "$server" "$size")): $fetch_error" >&2; exit 1; }
+  done
+  fetch "$server" 100B verbose "$out/gtlsclient-100B-$server.log"
+  [ -z "$fetch_error" ] || { echo "h3-peers.sh: $server did not serve 100 B with gtlsclient's log on: $fetch_error" >&2; exit 1; }
+  echo "$server,$(handshake_facts "$out/gtlsclient-100B-$server.log"),$fetch_ms" >>"$out/handshake.csv"
+  echo "   $server: ok ($(tail -1 "$out/handshake.csv"))" >&2
+done
+
+echo "round,server,size,ms,error" >"$out/results.csv"
+started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+count=${#server_list[@]}
+for round in $(seq 1 "$rounds"); do
+  for size in "${size_list[@]}"; do
+    line=""
+    for i in $(seq 0 $((count - 1))); do
+      server="${server_list[$(( (i + round - 1) % count ))]}"
+      fetch "$server" "$size"
+      echo "$round,$server,$size,$fetch_ms,$fetch_error" >>"$out/results.csv"
+      line="$line  $server ${fetch_ms%.*} ms${fetch_error:+ (FAILED: $fetch_error)}"
+    done
+    echo "   round $round/$rounds, $size:$line" >&2
+  done
+done
+
+{
+  echo "command: $command_line"
+  echo "date: $started to $(date -u '+%H:%M:%S UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "server jar: $(basename "$server_jar") (sha256 $(sha256sum "$server_jar" | cut -c1-12))"
+  echo "link: $network"
+  echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
+  echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
+  echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets); h2bench's h3 listener: quiche, cubic, initial window 10 packets"
+  echo
+  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "${size_list[*]}"
+} >"$out/h3-peers.txt"
+stop_all
+cat "$out/h3-peers.txt"
+echo "== done: $out/h3-peers.txt (every download in $out/results.csv)" >&2
