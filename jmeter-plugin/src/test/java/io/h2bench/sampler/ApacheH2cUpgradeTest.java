@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The sampler's "h2c by Upgrade" against Apache httpd's mod_http2 from Debian's packages (issue 39),
  * configured here as {@code a2enmod http2} with {@code Protocols h2c http/1.1} would: the upgrade
- * carries the user's SETTINGS.
+ * carries the user's SETTINGS, and where Apache declines it the sample says it used HTTP/1.1.
  */
 class ApacheH2cUpgradeTest {
 
@@ -71,7 +71,7 @@ class ApacheH2cUpgradeTest {
     void shouldUpgradeWithTheUsersSettingsWhenApacheOffersH2c() throws Exception {
         apache = start("h2c http/1.1");
 
-        HTTPSampleResult result = sample("GET", "/object.bin");
+        HTTPSampleResult result = sample("GET", "/object.bin", null);
 
         assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
         assertThat(result.getResponseHeaders()).startsWith("HTTP/2.0 200");
@@ -82,7 +82,33 @@ class ApacheH2cUpgradeTest {
         assertThat(settingsApacheDecoded()).containsExactlyEntriesOf(BrowserPreset.CHROME.http2().settings());
     }
 
-    private HTTPSampleResult sample(String method, String path) {
+    @Test
+    void shouldSayItUsedHttp11WhenApacheDeclinesTheUpgradeOfARequestWithABody() throws Exception {
+        apache = start("h2c http/1.1");
+        String body = "{\"issue\":39}";
+
+        HTTPSampleResult result = sample("POST", "/echo", body);
+
+        // mod_http2 upgrades no request with a body ("upgrade with content-length ... declined").
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
+        assertThat(result.getSamplerData()).contains("Protocol: HTTP/1.1");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (h2c Upgrade declined by the server: HTTP/1.1 was used)");
+        assertThat(result.getResponseDataAsString()).isEqualTo(body);
+    }
+
+    @Test
+    void shouldSayItUsedHttp11WhenApacheOffersNoH2c() throws Exception {
+        apache = start("http/1.1");
+
+        HTTPSampleResult result = sample("GET", "/object.bin", null);
+
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (h2c Upgrade declined by the server: HTTP/1.1 was used)");
+        assertThat(DigestUtils.sha256Hex(result.getResponseData())).isEqualTo(DigestUtils.sha256Hex(object));
+    }
+
+    private HTTPSampleResult sample(String method, String path, String body) {
         sampler = new Http2Sampler();
         sampler.setName("h2c-upgrade apache");
         sampler.setMethod(method);
@@ -91,6 +117,10 @@ class ApacheH2cUpgradeTest {
         sampler.setPort(apache.port());
         sampler.setPath(path);
         sampler.setHttpVersion(ProtocolMode.H2C_UPGRADE);
+        if (body != null) {
+            sampler.setPostBodyRaw(true);
+            sampler.addNonEncodedArgument("", body, "");
+        }
         return (HTTPSampleResult) sampler.sample();
     }
 
@@ -102,12 +132,12 @@ class ApacheH2cUpgradeTest {
                 directory, port, directory.resolve("apache2.out"));
     }
 
-    /** Debian's modules, one small event MPM child. */
+    /** Debian's modules, one small event MPM child; /echo answers with the request's body (mod_reflector). */
     private String config(int port, String protocols) {
         StringBuilder config = new StringBuilder();
         config.append("ServerRoot ").append(directory).append('\n')
                 .append("Listen 127.0.0.1:").append(port).append('\n');
-        for (String module : List.of("mpm_event", "authz_core", "mime", "http2")) {
+        for (String module : List.of("mpm_event", "authz_core", "mime", "reflector", "http2")) {
             config.append("LoadModule ").append(module).append("_module ").append(MODULES.resolve("mod_" + module + ".so")).append('\n');
         }
         if ("root".equals(System.getProperty("user.name"))) {
@@ -123,6 +153,7 @@ class ApacheH2cUpgradeTest {
                 .append("TypesConfig /etc/mime.types\n")
                 .append("DocumentRoot ").append(directory.resolve("htdocs")).append('\n')
                 .append("<Directory ").append(directory.resolve("htdocs")).append(">\n  Require all granted\n</Directory>\n")
+                .append("<Location /echo>\n  SetHandler reflector\n</Location>\n")
                 .append("Protocols ").append(protocols).append('\n')
                 .toString();
     }
