@@ -57,7 +57,7 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
 
         @Override
         public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
-            SessionListener listener = new SessionListener(context);
+            SessionListener listener = new SessionListener(context, client);
             context.put(HTTP2Client.CONTEXT_KEY, client);
             context.put(HTTP2Client.SESSION_LISTENER_CONTEXT_KEY, listener);
             context.put(HTTP2Client.SESSION_PROMISE_CONTEXT_KEY, listener);
@@ -70,18 +70,26 @@ final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
     /**
      * Jetty's listener of a new session creates the client connection on the server's first
      * SETTINGS; this one also creates it when the client preface has been written, whichever
-     * comes first (Jetty's listener does it once).
+     * comes first (Jetty's listener does it once). Jetty's own connection announces the SETTINGS
+     * given here, which an h2c Upgrade request also carries ({@link AnnouncedSettings}).
      */
     private static final class SessionListener extends HTTPSessionListenerPromise {
 
         private static final SettingsFrame NOT_READ = new SettingsFrame(Map.of(), false);
 
         private final Destination destination;
+        private final HTTP2Client client;
         private volatile boolean serverSettings;
 
-        SessionListener(Map<String, Object> context) {
+        SessionListener(Map<String, Object> context, HTTP2Client client) {
             super(context);
             destination = (Destination) context.get(Destination.CONTEXT_KEY);
+            this.client = client;
+        }
+
+        @Override
+        public Map<Integer, Integer> onPreface(Session session) {
+            return AnnouncedSettings.jetty(client);
         }
 
         /** The client preface (and our SETTINGS) are written: the connection may carry a request. */

@@ -98,7 +98,7 @@ final class JettyEngine implements ProtocolEngine {
                 .tag(tagFor(exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
                 .followRedirects(exchange.followRedirects());
         boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
-        copyHeaders(request, exchange, upgrading);
+        copyHeaders(request, exchange, upgrading ? upgradeSettings(profile) : null);
         if (exchange.body().length > 0) {
             request.body(new BytesRequestContent(exchange.body()));
         }
@@ -224,20 +224,28 @@ final class JettyEngine implements ProtocolEngine {
         return false;
     }
 
-    private static void copyHeaders(Request request, ExchangeRequest exchange, boolean upgrading) {
+    /** @param http2Settings the h2c Upgrade's HTTP2-Settings value, or null when the request asks for no upgrade */
+    private static void copyHeaders(Request request, ExchangeRequest exchange, String http2Settings) {
         request.headers(headers -> {
             for (HeaderField field : exchange.headers()) {
                 if (!StreamExchange.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                     headers.add(field.name(), field.value());
                 }
             }
-            if (upgrading) {
-                // RFC 7540 section 3.2: an empty HTTP2-Settings means "default settings".
+            if (http2Settings != null) {
                 headers.put("Upgrade", "h2c");
-                headers.put("HTTP2-Settings", "");
+                headers.put("HTTP2-Settings", http2Settings);
                 headers.put("Connection", "Upgrade, HTTP2-Settings");
             }
         });
+    }
+
+    /**
+     * RFC 7540 section 3.2.1: the SETTINGS the upgraded connection then sends after its preface, so
+     * that the server answers stream 1 under the user's windows and limits from its first byte.
+     */
+    private String upgradeSettings(ConnectionProfile profile) {
+        return AnnouncedSettings.upgradeHeader(AnnouncedSettings.of(profile.preset().http2(), shared.http2Client()));
     }
 
     /**

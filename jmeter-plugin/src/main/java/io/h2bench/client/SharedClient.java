@@ -35,6 +35,7 @@ public final class SharedClient {
             new SharedInstance<>("the HTTP client", SharedClient::new, SharedClient::stop);
 
     private final HttpClient httpClient;
+    private final HTTP2Client http2Client;
     private final WiretapConnector connector;
     private final WireRegistry registry = new WireRegistry();
     private final ProfileRouting routing;
@@ -68,6 +69,7 @@ public final class SharedClient {
         // default, allow 1,000 pushed streams, not Jetty's 32, so that a page that pushes its 500 items
         // gets them pushed (seed 004), and flow control never limits a download before TCP does.
         HTTP2Client http2 = new HTTP2Client(connector);
+        http2Client = http2;
         // Room for more than a TLS record's plaintext, so that TLS decrypts into the session's read
         // buffer instead of a buffer of its own copied afterwards (Jetty's default 8 KB; Http11Connection).
         http2.setInputBufferSize(32 * 1024);
@@ -152,6 +154,11 @@ public final class SharedClient {
 
     HttpClient httpClient() {
         return httpClient;
+    }
+
+    /** The HTTP/2 part of {@link #httpClient()}, whose configuration Jetty's own connections announce. */
+    HTTP2Client http2Client() {
+        return http2Client;
     }
 
     /** The client's connector: every TCP connection, the sampler's own HTTP/1.1 ones too. */

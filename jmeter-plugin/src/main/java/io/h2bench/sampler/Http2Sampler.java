@@ -174,6 +174,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             return;
         }
         ResultMapper.response(outcome, result, url);
+        ResultMapper.noteProtocol(getHttpVersion(), outcome, result);
         result.setSuccessful(isSuccessCode(outcome.status()));
         try {
             result.setResponseData(ResponseBodies.stored(this, outcome));

@@ -1,5 +1,6 @@
 package io.h2bench.sampler;
 
+import io.airlift.compress.zstd.ZstdInputStream;
 import io.h2bench.client.ExchangeResult;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,8 +15,8 @@ import org.brotli.dec.BrotliInputStream;
 
 /**
  * The response body JMeter's assertions and extractors see, made as HttpClient4 makes it: the wire
- * bytes decoded per {@code Content-Encoding} (gzip, x-gzip, deflate, br; an unknown coding is left
- * as it came), then stored by JMeter's own {@link HTTPSamplerBase#readResponse} so that
+ * bytes decoded per {@code Content-Encoding} (gzip, x-gzip, deflate, br, and zstd, which browsers
+ * offer since 2024 and HttpClient4 5.6.3 leaves coded; an unknown coding is left as it came), then stored by JMeter's own {@link HTTPSamplerBase#readResponse} so that
  * {@code httpsampler.max_bytes_to_store_per_request} and "Save response as MD5 hash" apply. The
  * sample's byte counts stay those of the wire.
  */
@@ -64,6 +65,7 @@ final class ResponseBodies {
             case "gzip", "x-gzip" -> new LaxGZIPInputStream(in, GZIP_RELAX);
             case "deflate" -> new LaxDeflateInputStream(in, DEFLATE_RELAX);
             case "br" -> new BrotliInputStream(in);
+            case "zstd" -> new ZstdInputStream(in);
             default -> in;
         };
     }

@@ -2,6 +2,7 @@ package io.h2bench.sampler;
 
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
+import io.h2bench.client.ProtocolMode;
 import java.net.MalformedURLException;
 import java.net.URL;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
@@ -102,6 +103,17 @@ final class ResultMapper {
             } catch (MalformedURLException ignored) {
                 result.setRedirectLocation(location);
             }
+        }
+    }
+
+    /**
+     * A sample never measures another protocol than the one asked for without saying so: a server that
+     * declines the h2c Upgrade answers over HTTP/1.1 (RFC 7540 3.2), and the response message says it.
+     */
+    static void noteProtocol(ProtocolMode asked, ExchangeResult exchange, HTTPSampleResult result) {
+        String version = exchange.httpVersion();
+        if (asked == ProtocolMode.H2C_UPGRADE && version != null && version.startsWith("HTTP/1")) {
+            result.setResponseMessage(result.getResponseMessage() + " (h2c Upgrade declined by the server: " + version + " was used)");
         }
     }
 

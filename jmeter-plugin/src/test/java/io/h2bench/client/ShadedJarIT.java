@@ -27,13 +27,15 @@ class ShadedJarIT {
     private static final Path JAR = Path.of("target", "h2bench-jmeter-plugin.jar");
 
     @Test
-    void shouldHoldOnlyRelocatedJettyAndSlf4jWhenPackaged() throws Exception {
+    void shouldHoldOnlyRelocatedJettySlf4jAndZstdWhenPackaged() throws Exception {
         assumeTrue(Files.exists(JAR), "run after mvn package");
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> names = Collections.list(jar.entries()).stream().map(entry -> entry.getName()).toList();
 
             assertThat(names).noneMatch(name -> name.startsWith("org/eclipse/jetty/"));
             assertThat(names).noneMatch(name -> name.startsWith("org/slf4j/"));
+            assertThat(names).noneMatch(name -> name.startsWith("io/airlift/"));
+            assertThat(names).contains("io/h2bench/shaded/airlift/compress/zstd/ZstdInputStream.class");
             assertThat(names).contains("io/h2bench/shaded/slf4j/LoggerFactory.class",
                     "META-INF/services/io.h2bench.shaded.slf4j.spi.SLF4JServiceProvider");
             assertThat(names).noneMatch(name -> name.endsWith("module-info.class"));

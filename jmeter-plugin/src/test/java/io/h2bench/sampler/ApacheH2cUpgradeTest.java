@@ -1,0 +1,172 @@
+package io.h2bench.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.h2bench.client.BrowserPreset;
+import io.h2bench.client.ProtocolMode;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sampler's "h2c by Upgrade" against Apache httpd's mod_http2 from Debian's packages (issue 39),
+ * configured here as {@code a2enmod http2} with {@code Protocols h2c http/1.1} would: the upgrade
+ * carries the user's SETTINGS, and where Apache declines it the sample says it used HTTP/1.1.
+ */
+class ApacheH2cUpgradeTest {
+
+    private static final Path APACHE = Path.of("/usr/sbin/apache2");
+    private static final Path MODULES = Path.of("/usr/lib/apache2/modules");
+    /** mod_http2's debug line for an upgrade: the HTTP2-Settings value it decoded (AH03070). */
+    private static final Pattern UPGRADE_SETTINGS = Pattern.compile("upgrading h2c session with HTTP2-Settings: (\\S*) ->");
+
+    @TempDir
+    Path directory;
+    private OutsideServer apache;
+    private Http2Sampler sampler;
+    private byte[] object;
+
+    @BeforeEach
+    void files() throws Exception {
+        OutsideServer.require(APACHE, "apache2");
+        InProcessJMeter.init();
+        // Apache started as root serves as www-data, which must reach the files.
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path htdocs = Files.createDirectories(directory.resolve("htdocs"));
+        // 44 KiB, under the connection's initial window: Apache 2.4.71 closes an upgraded connection whose
+        // stream 1 waits for window (it hands the connection back to the MPM before reading the client's
+        // preface and WINDOW_UPDATE, and the MPM closes it), with curl as with the sampler.
+        object = new byte[44 * 1024];
+        new Random(39).nextBytes(object);
+        Files.write(htdocs.resolve("object.bin"), object);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (sampler != null) {
+            sampler.threadFinished();
+            sampler.testEnded();
+        }
+        if (apache != null) {
+            apache.close();
+        }
+    }
+
+    @Test
+    void shouldUpgradeWithTheUsersSettingsWhenApacheOffersH2c() throws Exception {
+        apache = start("h2c http/1.1");
+
+        HTTPSampleResult result = sample("GET", "/object.bin", null);
+
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/2.0 200");
+        assertThat(result.getSamplerData()).contains("Protocol: HTTP/2.0");
+        assertThat(result.getResponseMessage()).isEqualTo("OK");
+        assertThat(DigestUtils.sha256Hex(result.getResponseData())).isEqualTo(DigestUtils.sha256Hex(object));
+        // RFC 7540 3.2.1: the header holds the SETTINGS payload the connection then sends (the Chrome preset's).
+        assertThat(settingsApacheDecoded()).containsExactlyEntriesOf(BrowserPreset.CHROME.http2().settings());
+    }
+
+    @Test
+    void shouldSayItUsedHttp11WhenApacheDeclinesTheUpgradeOfARequestWithABody() throws Exception {
+        apache = start("h2c http/1.1");
+        String body = "{\"issue\":39}";
+
+        HTTPSampleResult result = sample("POST", "/echo", body);
+
+        // mod_http2 upgrades no request with a body ("upgrade with content-length ... declined").
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
+        assertThat(result.getSamplerData()).contains("Protocol: HTTP/1.1");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (h2c Upgrade declined by the server: HTTP/1.1 was used)");
+        assertThat(result.getResponseDataAsString()).isEqualTo(body);
+    }
+
+    @Test
+    void shouldSayItUsedHttp11WhenApacheOffersNoH2c() throws Exception {
+        apache = start("http/1.1");
+
+        HTTPSampleResult result = sample("GET", "/object.bin", null);
+
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (h2c Upgrade declined by the server: HTTP/1.1 was used)");
+        assertThat(DigestUtils.sha256Hex(result.getResponseData())).isEqualTo(DigestUtils.sha256Hex(object));
+    }
+
+    private HTTPSampleResult sample(String method, String path, String body) {
+        sampler = new Http2Sampler();
+        sampler.setName("h2c-upgrade apache");
+        sampler.setMethod(method);
+        sampler.setProtocol("http");
+        sampler.setDomain("127.0.0.1");
+        sampler.setPort(apache.port());
+        sampler.setPath(path);
+        sampler.setHttpVersion(ProtocolMode.H2C_UPGRADE);
+        if (body != null) {
+            sampler.setPostBodyRaw(true);
+            sampler.addNonEncodedArgument("", body, "");
+        }
+        return (HTTPSampleResult) sampler.sample();
+    }
+
+    private OutsideServer start(String protocols) throws Exception {
+        int port = OutsideServer.freePort();
+        Path config = directory.resolve("httpd.conf");
+        Files.writeString(config, config(port, protocols));
+        return OutsideServer.start(List.of(APACHE.toString(), "-f", config.toString(), "-DFOREGROUND"),
+                directory, port, directory.resolve("apache2.out"));
+    }
+
+    /** Debian's modules, one small event MPM child; /echo answers with the request's body (mod_reflector). */
+    private String config(int port, String protocols) {
+        StringBuilder config = new StringBuilder();
+        config.append("ServerRoot ").append(directory).append('\n')
+                .append("Listen 127.0.0.1:").append(port).append('\n');
+        for (String module : List.of("mpm_event", "authz_core", "mime", "reflector", "http2")) {
+            config.append("LoadModule ").append(module).append("_module ").append(MODULES.resolve("mod_" + module + ".so")).append('\n');
+        }
+        if ("root".equals(System.getProperty("user.name"))) {
+            config.append("User www-data\nGroup www-data\n");
+        }
+        return config.append("ServerName 127.0.0.1\n")
+                .append("StartServers 1\nServerLimit 1\nThreadsPerChild 16\nMaxRequestWorkers 16\n")
+                .append("MinSpareThreads 1\nMaxSpareThreads 16\n")
+                .append("PidFile ").append(directory.resolve("httpd.pid")).append('\n')
+                .append("DefaultRuntimeDir ").append(directory).append('\n')
+                .append("ErrorLog ").append(directory.resolve("error.log")).append('\n')
+                .append("LogLevel warn http2:debug\n")
+                .append("TypesConfig /etc/mime.types\n")
+                .append("DocumentRoot ").append(directory.resolve("htdocs")).append('\n')
+                .append("<Directory ").append(directory.resolve("htdocs")).append(">\n  Require all granted\n</Directory>\n")
+                .append("<Location /echo>\n  SetHandler reflector\n</Location>\n")
+                .append("Protocols ").append(protocols).append('\n')
+                .toString();
+    }
+
+    /** The SETTINGS of the one upgrade in Apache's log, decoded from base64url in their order. */
+    private Map<Integer, Integer> settingsApacheDecoded() throws Exception {
+        Matcher upgrade = UPGRADE_SETTINGS.matcher(Files.readString(directory.resolve("error.log"), StandardCharsets.UTF_8));
+        assertThat(upgrade.find()).as("mod_http2 logged an h2c upgrade").isTrue();
+        ByteBuffer payload = ByteBuffer.wrap(Base64.getUrlDecoder().decode(upgrade.group(1)));
+        Map<Integer, Integer> settings = new LinkedHashMap<>();
+        while (payload.remaining() >= 6) {
+            settings.put(Short.toUnsignedInt(payload.getShort()), payload.getInt());
+        }
+        return settings;
+    }
+}

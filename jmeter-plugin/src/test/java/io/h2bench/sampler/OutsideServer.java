@@ -1,0 +1,85 @@
+package io.h2bench.sampler;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A web server from Debian's packages (Apache httpd, Caddy) run by a test as a process of its own,
+ * on 127.0.0.1 and a free port, with its configuration and files in the test's directory; stopped
+ * on close. A missing server skips the test, except on CI (CI=true), where bin/test installs it.
+ */
+final class OutsideServer implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private OutsideServer(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Skips the test when {@code executable} is missing; on CI that is a failure. */
+    static void require(Path executable, String debianPackage) {
+        if (!Files.isExecutable(executable) && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI must install Debian's " + debianPackage + " (bin/test): " + executable + " is missing");
+        }
+        assumeTrue(Files.isExecutable(executable), executable + " is not installed (apt-get install " + debianPackage + ")");
+    }
+
+    /** A port free now, for a server that takes a number, not 0 (the race with other binds is accepted). */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Runs {@code command} with its output in {@code log} and returns once it accepts connections on {@code port}. */
+    static OutsideServer start(List<String> command, Path workDir, int port, Path log) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        // Caddy keeps state under HOME and the XDG folders: the test's directory, not the user's.
+        builder.environment().put("HOME", workDir.toString());
+        builder.environment().put("XDG_DATA_HOME", workDir.resolve("data").toString());
+        builder.environment().put("XDG_CONFIG_HOME", workDir.resolve("config").toString());
+        OutsideServer server = new OutsideServer(builder.start(), port, log);
+        server.awaitListening(command.get(0));
+        return server;
+    }
+
+    int port() {
+        return port;
+    }
+
+    private void awaitListening(String name) throws Exception {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException notYet) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(name + " exited: " + Files.readString(log));
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        throw new IllegalStateException(name + " did not listen on " + port + " within 10 s: " + Files.readString(log));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
