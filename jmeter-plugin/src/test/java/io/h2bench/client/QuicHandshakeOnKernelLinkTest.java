@@ -12,12 +12,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sampler's QUIC handshake with the h3 listener behind the kernel link takes the round trips
- * of the protocol: one for the listener's Retry, one for the handshake (TLS 1.3 inside it), so
- * {@code Connect} is 2 R plus the server's work. With Netty 4.2.18 alone it was 3 R: Netty noticed
- * the handshake's end only when the server's next datagram came, a round trip after the client's
- * Finished ({@code ConnectAtFinished}). R = 600 ms, so that the server's work (its certificate's
- * signature and a JIT-cold listener: 60 to 270 ms on the busy machine) cannot pass for a round trip.
+ * The sampler's QUIC handshake with the h3 listener behind the kernel link takes the round trip of
+ * the protocol: one for the handshake (TLS 1.3 inside it; the listener sends no Retry unless asked),
+ * so {@code Connect} is 1 R plus the server's work. With Netty 4.2.18 alone it was a round trip more:
+ * Netty noticed the handshake's end only when the server's next datagram came, a round trip after the
+ * client's Finished ({@code ConnectAtFinished}). R = 600 ms, so that the server's work (its
+ * certificate's signature and a JIT-cold listener: 60 to 270 ms on the busy machine) cannot pass for
+ * a round trip.
  */
 class QuicHandshakeOnKernelLinkTest {
 
@@ -37,7 +38,7 @@ class QuicHandshakeOnKernelLinkTest {
     }
 
     @Test
-    void shouldConnectInTheRetrysAndTheHandshakesRoundTripsWhenOpeningAQuicConnection() throws Exception {
+    void shouldConnectInTheHandshakesRoundTripWhenOpeningAQuicConnection() throws Exception {
         URI uri = URI.create(server.h3BaseUri() + "/small-text.txt");
         connect(uri); // JIT and Netty's start: the model is about the network, not a cold JVM
 
@@ -47,7 +48,7 @@ class QuicHandshakeOnKernelLinkTest {
         }
 
         System.out.printf("QUIC connect behind R = %d ms: %s ms%n", R, millis);
-        assertThat(millis).allSatisfy(ms -> assertThat(ms).isBetween(2 * R, 3 * R - 1));
+        assertThat(millis).allSatisfy(ms -> assertThat(ms).isBetween(R, 2 * R - 1));
     }
 
     private static long connect(URI uri) throws InterruptedException {
