@@ -3,7 +3,7 @@
 
     benchmarks/quiche-qlog.py DIR_OR_FILE... [--every MS] [--until MS]
 
-One line per connection (.sqlog file, JSON-SEQ as quiche writes it): when its last event came, the
+One line per connection (.qlog file, JSON-SEQ as quiche writes it; .sqlog from older servers): when its last event came, the
 lowest min_rtt quiche held (the link's round trip when packets are stamped as they leave; below it
 when they are not, as with pacing on in Jetty 12.1.5), the congestion states with the time each began
 (slow_start, conservative_slow_start for HyStart++'s exit, recovery after a loss, ...), packets sent,
@@ -38,18 +38,18 @@ def summary(path, every, until):
     min_rtt, states, sent, small, lost, windows = None, [], 0, 0, 0, []
     for event in events:
         name, data = event["name"], event.get("data", {})
-        if name == "recovery:metrics_updated":
+        if name in ("recovery:metrics_updated", "quic:recovery_metrics_updated"):
             if "min_rtt" in data and event["time"] > 0:
                 min_rtt = data["min_rtt"] if min_rtt is None else min(min_rtt, data["min_rtt"])
             if "congestion_window" in data:
                 windows.append((event["time"], data["congestion_window"]))
-        elif name == "recovery:congestion_state_updated":
+        elif name in ("recovery:congestion_state_updated", "quic:congestion_state_updated"):
             states.append(f"{data.get('new')}@{event['time']:.0f}")
-        elif name == "transport:packet_sent":
+        elif name in ("transport:packet_sent", "quic:packet_sent"):
             sent += 1
             if data.get("raw", {}).get("length", SMALL_PACKET) < SMALL_PACKET:
                 small += 1
-        elif name == "recovery:packet_lost":
+        elif name in ("recovery:packet_lost", "quic:packet_lost"):
             lost += 1
     marks = []
     for at in range(every, until + 1, every):
@@ -63,7 +63,7 @@ def summary(path, every, until):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="+", help="qlog directories or .sqlog files")
+    parser.add_argument("paths", nargs="+", help="qlog directories or .qlog/.sqlog files")
     parser.add_argument("--every", type=int, default=200, help="ms between congestion window marks")
     parser.add_argument("--until", type=int, default=2000, help="last mark, ms into the connection")
     args = parser.parse_args()
@@ -71,9 +71,9 @@ def main():
     for path in args.paths:
         if not os.path.exists(path):
             sys.exit(f"quiche-qlog.py: {path}: no such file or directory")
-        files += sorted(glob.glob(os.path.join(path, "*.sqlog"))) if os.path.isdir(path) else [path]
+        files += sorted(glob.glob(os.path.join(path, "*.qlog")) + glob.glob(os.path.join(path, "*.sqlog"))) if os.path.isdir(path) else [path]
     if not files:
-        sys.exit(f"quiche-qlog.py: no .sqlog files in {' '.join(args.paths)}")
+        sys.exit(f"quiche-qlog.py: no .qlog or .sqlog files in {' '.join(args.paths)}")
     for path in files:
         print(summary(path, args.every, args.until))
 
