@@ -81,7 +81,7 @@ final class RawH3Client implements AutoCloseable {
             QuicChannel.newBootstrap(udp).handler(new Http3ClientConnectionHandler())
                     .remoteAddress(new InetSocketAddress("127.0.0.1", port)).connect().addListener(done -> {
                         if (done.isSuccess()) {
-                            connected.complete(new Connection((QuicChannel) done.getNow()));
+                            connected.complete(new Connection((QuicChannel) done.getNow(), udp));
                         } else {
                             connected.completeExceptionally(done.cause());
                             udp.close();
@@ -103,9 +103,16 @@ final class RawH3Client implements AutoCloseable {
     static final class Connection {
 
         private final QuicChannel quic;
+        private final Channel udp;
 
-        private Connection(QuicChannel quic) {
+        private Connection(QuicChannel quic, Channel udp) {
             this.quic = quic;
+            this.udp = udp;
+        }
+
+        /** Closes the UDP socket under the connection: the server hears nothing more, not even an ACK. */
+        void abandon() {
+            udp.close().syncUninterruptibly();
         }
 
         /** Sends {@code request}'s HEADERS, ending the request stream with them. */

@@ -17,9 +17,14 @@ import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -44,6 +49,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * event loop; the handlers run on Jetty's threads.
  */
 public final class Http3Connector extends AbstractNetworkConnector {
+
+    private static final Logger QUIET = LoggerFactory.getLogger(Http3Connector.class);
 
     /** Streams a client may open at once, as the HTTP/2 listeners' SETTINGS_MAX_CONCURRENT_STREAMS. */
     static final int MAX_CONCURRENT_STREAMS = 128;
@@ -154,7 +161,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
                             protected void initChannel(QuicStreamChannel stream) {
                                 stream.pipeline().addLast(new RequestStream(Http3Connector.this, connection));
                             }
-                        }));
+                        }), QuietFailures.INSTANCE);
                     }
                 });
         if (options.qlogDirectory() != null) {
@@ -202,6 +209,22 @@ public final class Http3Connector extends AbstractNetworkConnector {
     @Override
     protected void accept(int acceptorId) {
         throw new UnsupportedOperationException("the h3 listener has no acceptors: Netty reads its datagrams");
+    }
+
+    /**
+     * Ends a QUIC connection that failed (a handshake that does not decrypt, a peer's protocol error)
+     * without a log line: a flood of bogus Initials would otherwise write a stack trace per datagram.
+     */
+    @ChannelHandler.Sharable
+    private static final class QuietFailures extends ChannelInboundHandlerAdapter {
+
+        static final QuietFailures INSTANCE = new QuietFailures();
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            QUIET.debug("h3 connection from {} failed", ctx.channel().remoteAddress(), cause);
+            ctx.close();
+        }
     }
 
     /** The protocol the connector announces; QUIC streams reach Jetty through {@link RequestStream}, not endpoints. */
