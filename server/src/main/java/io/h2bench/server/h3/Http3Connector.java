@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
@@ -56,6 +58,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
     static final int MAX_CONCURRENT_STREAMS = 128;
     private static final long CONNECTION_WINDOW = 16L * 1024 * 1024;
     private static final long STREAM_WINDOW = 1024 * 1024;
+    static final long MAX_DATAGRAM = 1452;
     /** Room for a burst of datagrams from many clients (the kernel caps it at net.core.rmem_max, doubled). */
     private static final int SOCKET_BUFFER = 4 * 1024 * 1024;
 
@@ -63,6 +66,8 @@ public final class Http3Connector extends AbstractNetworkConnector {
     private final KeyManagerFactory keys;
     private final QuicOptions options;
     private EventLoopGroup loop;
+    /** Each client address's QUIC connection, for the {@link Pacer}'s rate. */
+    private final Map<InetSocketAddress, QuicChannel> connections = new ConcurrentHashMap<>();
     private volatile Channel udp;
 
     /** A connector serving {@code server}'s handlers over HTTP/3, with the TLS key and certificate of {@code keys}. */
@@ -118,10 +123,17 @@ public final class Http3Connector extends AbstractNetworkConnector {
         DatagramChannel socket = opener.open(new InetSocketAddress(host, getPort()));
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), NioIoHandler.newFactory());
         try {
+            ChannelHandler codec = codec();
             udp = new Bootstrap().group(loop).channelFactory(() -> new NioDatagramChannel(socket))
                     .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER)
                     .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER)
-                    .handler(codec())
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel datagrams) {
+                            // The pacer between the codec and the socket: the codec's datagrams pass it on their way out.
+                            datagrams.pipeline().addLast(new Pacer(connections::get), codec);
+                        }
+                    })
                     .register().sync().channel();
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
@@ -150,12 +162,19 @@ public final class Http3Connector extends AbstractNetworkConnector {
                 .initialMaxStreamsUnidirectional(8)
                 .congestionControlAlgorithm(options.algorithm())
                 .initialCongestionWindowPackets(options.initialWindow())
+                // Datagrams as large as a 1,500-byte path carries (IPv6 headers included), as ngtcp2's
+                // and quic-go's servers send them; quiche's default of 1,200 made 44 kB a round trip longer.
+                .maxSendUdpPayloadSize(MAX_DATAGRAM)
                 // No token handler (Netty's default then) validates nothing: no Retry, as maintained servers.
                 .tokenHandler(options.retry() ? InsecureQuicTokenHandler.INSTANCE : null)
                 .handler(new ChannelInitializer<QuicChannel>() {
                     @Override
                     protected void initChannel(QuicChannel quic) {
                         QuicConnectionMetaData connection = new QuicConnectionMetaData(Http3Connector.this, quic);
+                        if (quic.remoteSocketAddress() instanceof InetSocketAddress peer) {
+                            connections.put(peer, quic);
+                            quic.closeFuture().addListener(closed -> connections.remove(peer, quic));
+                        }
                         quic.pipeline().addLast(new Http3ServerConnectionHandler(new ChannelInitializer<QuicStreamChannel>() {
                             @Override
                             protected void initChannel(QuicStreamChannel stream) {

@@ -1,0 +1,179 @@
+package io.h2bench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.h2bench.server.H2BenchServer;
+import io.h2bench.server.TlsMaterial;
+import io.h2bench.server.netem.kernel.KernelLink;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 38: the sampler's HTTP/3 measures what ngtcp2's own client measures, on new connections
+ * behind the same 100 ms kernel link, from h2bench's h3 listener and from ngtcp2's server
+ * ({@code gtlsserver}) started in the link's namespace beside it: so an h3 time in a report is the
+ * network's and the server's, not the sampler's. gtlsclient's time is its own log's, from its first
+ * packet to its CONNECTION_CLOSE after the last byte (no process start); the sampler's is the
+ * sample's elapsed time, its handshake included. Skipped where the tools are missing; on CI a failure.
+ */
+class SamplerBesideNgtcp2Test {
+
+    private static final Path SERVER = Path.of("/usr/sbin/gtlsserver");
+    private static final Path CLIENT = Path.of("/usr/bin/gtlsclient");
+    private static final Duration RTT = Duration.ofMillis(100);
+    private static final int RUNS = 5;
+    /** The band on a busy 2-core machine: 15 % of gtlsclient's median, or 25 ms where more (issue 38: 5 % when idle). */
+    private static final double BAND = 0.15;
+    private static final long FLOOR_MS = 25;
+    private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) .*CONNECTION_CLOSE", Pattern.MULTILINE);
+
+    @TempDir
+    static Path directory;
+    private static H2BenchServer server;
+    private static Process ngtcp2;
+    private static int ngtcp2Port;
+
+    @BeforeAll
+    static void start() throws Exception {
+        for (Path tool : List.of(SERVER, CLIENT)) {
+            if (!Files.isExecutable(tool) && "true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI must install Debian's ngtcp2-server and ngtcp2-client (bin/test): " + tool + " is missing");
+            }
+            assumeTrue(Files.isExecutable(tool), tool + " is not installed (apt-get install ngtcp2-server ngtcp2-client)");
+        }
+        server = KernelLinkServer.start("R 100 ms", RTT);
+        Path htdocs = Files.createDirectories(directory.resolve("htdocs"));
+        byte[] bytes = new byte[2 * 1024 * 1024];
+        new Random(38).nextBytes(bytes);
+        Files.write(htdocs.resolve("small"), java.util.Arrays.copyOf(bytes, 45_056));
+        Files.write(htdocs.resolve("large"), bytes);
+        ngtcp2Port = server.h3Port() == 65535 ? 65534 : server.h3Port() + 1;
+        KernelLink link = server.kernelLink();
+        Path[] pem = pem(server.tls());
+        ngtcp2 = new ProcessBuilder("nsenter", "--net=" + link.namespacePath(), SERVER.toString(), "--quiet",
+                "--htdocs=" + htdocs, link.serverAddress(), Integer.toString(ngtcp2Port), pem[0].toString(), pem[1].toString())
+                .redirectErrorStream(true).redirectOutput(directory.resolve("gtlsserver.log").toFile()).start();
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (ngtcp2 != null) {
+            ngtcp2.destroy();
+            if (!ngtcp2.waitFor(10, TimeUnit.SECONDS)) {
+                ngtcp2.destroyForcibly().waitFor();
+            }
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void shouldTakeNgtcp2sClientsTimeWhenFetchingOverNewConnections() throws Exception {
+        List<String> report = new ArrayList<>();
+        List<Runnable> checks = new ArrayList<>();
+        for (String server : List.of("h2bench", "gtlsserver")) {
+            for (String object : List.of("small", "large")) {
+                URI uri = uri(server, object);
+                gtlsclientMillis(uri); // the first connection of each: JIT, and gtlsserver's start
+                sampleMillis(uri);
+                List<Long> sampler = new ArrayList<>();
+                List<Long> reference = new ArrayList<>();
+                for (int run = 0; run < RUNS; run++) {
+                    reference.add(gtlsclientMillis(uri));
+                    sampler.add(sampleMillis(uri));
+                }
+                long samplerMedian = median(sampler);
+                long referenceMedian = median(reference);
+                report.add(String.format("%s %s: sampler %s (median %d), gtlsclient %s (median %d)", server, object, sampler,
+                        samplerMedian, reference, referenceMedian));
+                long band = Math.max(FLOOR_MS, Math.round(referenceMedian * BAND));
+                checks.add(() -> assertThat(samplerMedian).as("sampler's median from %s, %s (ms): %s", server, object, report)
+                        .isBetween(referenceMedian - band, referenceMedian + band));
+            }
+        }
+        report.forEach(System.out::println);
+        checks.forEach(Runnable::run);
+    }
+
+    private static URI uri(String which, String object) {
+        KernelLink link = server.kernelLink();
+        String path = which.equals("h2bench") ? (object.equals("small") ? "/option?size=44k" : "/option?size=2m") : "/" + object;
+        int port = which.equals("h2bench") ? server.h3Port() : ngtcp2Port;
+        return URI.create("https://" + link.serverAddress() + ":" + port + path);
+    }
+
+    private static long sampleMillis(URI uri) throws Exception {
+        try (UserConnections user = UserConnections.open()) {
+            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.HTTP_3)
+                    .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(30)));
+            assertThat(result.failureMessage()).as("sample of %s", uri).isNull();
+            assertThat(result.bodyBytes()).as("body of %s", uri).isIn(45_056L, 2L * 1024 * 1024);
+            return TimeUnit.NANOSECONDS.toMillis(result.elapsedNanos());
+        }
+    }
+
+    /** gtlsclient's own time for {@code uri}; it also waits for gtlsserver to listen (its first tries find nothing). */
+    private static long gtlsclientMillis(URI uri) throws Exception {
+        Path downloads = Files.createDirectories(directory.resolve("downloads"));
+        Path log = directory.resolve("gtlsclient.log");
+        for (int attempt = 0; attempt < 20; attempt++) {
+            Process client = new ProcessBuilder(CLIENT.toString(), "--no-quic-dump", "--no-http-dump", "--exit-on-all-streams-close",
+                    "--timeout=5s", "--download=" + downloads, uri.getHost(), Integer.toString(uri.getPort()), uri.toString())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                assertThat(client.waitFor(60, TimeUnit.SECONDS)).as("gtlsclient finished").isTrue();
+            } finally {
+                client.destroyForcibly().waitFor();
+            }
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            Matcher closed = LOG_TIME.matcher(text);
+            if (text.contains("[:status: 200]") && closed.find()) {
+                return Long.parseLong(closed.group(1));
+            }
+        }
+        throw new AssertionError("gtlsclient got no whole response from " + uri + ": " + Files.readString(log));
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** The server's key and certificate as PEM files for GnuTLS: {key, certificate}. */
+    private static Path[] pem(TlsMaterial tls) throws IOException, java.security.GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(tls.keystore())) {
+            store.load(in, tls.password().toCharArray());
+        }
+        String alias = store.aliases().nextElement();
+        Path key = directory.resolve("key.pem");
+        Path certificate = directory.resolve("certificate.pem");
+        Files.writeString(key, encode("PRIVATE KEY", store.getKey(alias, tls.password().toCharArray()).getEncoded()));
+        Files.writeString(certificate, encode("CERTIFICATE", store.getCertificate(alias).getEncoded()));
+        return new Path[] {key, certificate};
+    }
+
+    private static String encode(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+}
