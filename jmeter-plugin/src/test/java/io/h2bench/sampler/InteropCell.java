@@ -20,6 +20,9 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 final class InteropCell {
 
+    /** A parser's words, not a user's: a message made of them does not say what the server did. */
+    private static final List<String> PARSER_WORDS = List.of("Illegal character", "bad response", "invalid_frame_length");
+
     /** Every sample's bounds: no cell can hang. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
     static final int RESPONSE_TIMEOUT_MS = 20_000;
@@ -144,8 +147,13 @@ final class InteropCell {
         }
         String protocol = protocolOf(get);
         if (!get.isSuccessful() && get.getResponseCode().startsWith("Non HTTP")) {
-            return message == null || message.isBlank()
-                    ? new Result(Verdict.FAIL, "failed without a message", 0)
+            if (message == null || message.isBlank()) {
+                return new Result(Verdict.FAIL, "failed without a message", 0);
+            }
+            boolean parserWords = PARSER_WORDS.stream().anyMatch(message::contains)
+                    && !message.contains("not HTTP/2") && !message.contains("not HTTP/1.1");
+            return parserWords
+                    ? new Result(Verdict.FAIL, "unclear message: " + shorten(message), 0)
                     : new Result(Verdict.NOT_OFFERED, shorten(message), 0);
         }
         if (protocol.equals(target.mode().protocol)) {
