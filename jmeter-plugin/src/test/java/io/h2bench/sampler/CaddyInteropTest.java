@@ -61,6 +61,17 @@ class CaddyInteropTest extends InteropMatrix {
         }
     }
 
+    /**
+     * Over an upgraded connection Caddy 2.6.2 at times (1 run in 5 here) begins a dynamic table size
+     * update in the middle of a response's header block, which RFC 7541 4.2 allows only at a block's
+     * start, so the sampler's HPACK decoder refuses it; see interop.md for why (a race in Go's
+     * HTTP/2 server between the client's SETTINGS and the upgraded response) and the workaround.
+     */
+    @Override
+    String knownLimit(InteropMode mode) {
+        return mode == InteropMode.H2C_UPGRADE ? "compression_error/invalid_hpack_block" : null;
+    }
+
     @Override
     InteropCell.Target target(InteropMode mode) {
         List<String> codings = List.of("zstd", "gzip");
