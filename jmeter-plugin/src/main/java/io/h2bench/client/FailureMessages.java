@@ -59,6 +59,10 @@ final class FailureMessages {
         if (cause instanceof SSLException) {
             return "TLS handshake with " + origin + " failed (" + detail + ")";
         }
+        String mismatch = protocolMismatch(cause, request, origin, detail);
+        if (mismatch != null) {
+            return mismatch;
+        }
         String message = cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(Locale.ROOT);
         if (message.contains("reset") || message.contains("cancel") || message.contains("refused_stream")) {
             return "The server reset the stream before the response was complete (" + detail + ")";
@@ -70,6 +74,39 @@ final class FailureMessages {
             return "The connection to " + origin + " closed before the response was complete (" + detail + ")";
         }
         return "Request to " + origin + " failed (" + detail + ")";
+    }
+
+    /**
+     * A cleartext port that speaks another protocol than the one asked for, in a user's words (Jetty's
+     * parsers say "invalid_frame_length", "Illegal character CNTL=0x0", "bad response"): an HTTP/1.1
+     * reply begins with a "frame" longer than any HTTP/2 peer sends, and an HTTP/2-only server
+     * (nghttpd --no-tls) answers an HTTP/1.1 request with its binary SETTINGS frame. Null when neither.
+     */
+    private static String protocolMismatch(Throwable cause, ExchangeRequest request, String origin, String detail) {
+        if (!"http".equalsIgnoreCase(request.uri().getScheme())) {
+            return null;
+        }
+        String chain = messages(cause);
+        ProtocolMode mode = request.mode();
+        boolean priorKnowledge = mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2;
+        if (priorKnowledge && chain.contains("invalid_frame_length")) {
+            return "The server " + origin + " answered the HTTP/2 connection preface with bytes that are not HTTP/2 (likely "
+                    + "HTTP/1.1): it offers no h2c by prior knowledge on this port; pick HTTP/1.1 or h2c Upgrade (" + detail + ")";
+        }
+        boolean http11 = mode == ProtocolMode.HTTP_1_1 || mode == ProtocolMode.H2C_UPGRADE;
+        if (http11 && (chain.contains("Illegal character CNTL=0x0") || chain.contains("bad response"))) {
+            return "The server " + origin + " answered with bytes that are not HTTP/1.1 (binary, as the frames of a server "
+                    + "speaking only HTTP/2 on this port): pick h2c by prior knowledge (" + detail + ")";
+        }
+        return null;
+    }
+
+    private static String messages(Throwable cause) {
+        StringBuilder chain = new StringBuilder();
+        for (Throwable link = cause; link != null && chain.length() < 2_000; link = link.getCause()) {
+            chain.append(link.getMessage()).append('\n');
+        }
+        return chain.toString();
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -140,12 +140,20 @@ final class StreamExchange implements Stream.Listener, Invocable {
                 recorder.responseHeaders(response.getStatus(), HttpVersion.HTTP_2, response.getHttpFields());
             }
         }
-        // Interim responses (1xx) and trailers carry no content of the exchange's own.
-        if (frame.isEndStream()) {
+        // Interim responses (1xx) and trailers carry no content of the exchange's own. A HEAD response
+        // has none either (RFC 9110 9.3.2), but h2o ends its stream with an empty DATA frame after
+        // HEADERS announcing the GET's content-length, and such an exchange waited here for the
+        // response timeout (Jetty 12.1.14): it ends at the final HEADERS, as ExchangeRecorder ends HttpClient's.
+        if (frame.isEndStream() || headResponse(metaData)) {
             sides.responseEnded();
         } else {
             from.demand();
         }
+    }
+
+    private boolean headResponse(MetaData metaData) {
+        return ending != NO_SLOT && "HEAD".equalsIgnoreCase(request.method())
+                && metaData instanceof MetaData.Response response && response.getStatus() >= 200;
     }
 
     @Override

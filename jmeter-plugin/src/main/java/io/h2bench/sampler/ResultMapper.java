@@ -108,13 +108,33 @@ final class ResultMapper {
 
     /**
      * A sample never measures another protocol than the one asked for without saying so: a server that
-     * declines the h2c Upgrade answers over HTTP/1.1 (RFC 7540 3.2), and the response message says it.
+     * declines the h2c Upgrade answers over HTTP/1.1 (RFC 7540 3.2); with no version set, an https
+     * server's ALPN may pick http/1.1; HTTP/3 by Alt-Svc goes over TCP until the origin advertises h3.
+     * The response message then says which protocol was used.
      */
     static void noteProtocol(ProtocolMode asked, ExchangeResult exchange, HTTPSampleResult result) {
-        String version = exchange.httpVersion();
-        if (asked == ProtocolMode.H2C_UPGRADE && version != null && version.startsWith("HTTP/1")) {
-            result.setResponseMessage(result.getResponseMessage() + " (h2c Upgrade declined by the server: " + version + " was used)");
+        String note = protocolNote(asked, exchange.httpVersion());
+        if (note != null) {
+            result.setResponseMessage(result.getResponseMessage() + " (" + note + ")");
         }
+    }
+
+    private static String protocolNote(ProtocolMode asked, String version) {
+        if (version == null) {
+            return null;
+        }
+        if (asked == ProtocolMode.H2C_UPGRADE && version.startsWith("HTTP/1")) {
+            return "h2c Upgrade declined by the server: " + version + " was used";
+        }
+        // HTTP_2 over http is h2c by prior knowledge, and set explicitly over https it fails without h2:
+        // HTTP/1 here is only ever the https scheme's ALPN fall-back.
+        if (asked == ProtocolMode.HTTP_2 && version.startsWith("HTTP/1")) {
+            return "HTTP/2 by the https scheme: the server's ALPN chose " + version;
+        }
+        if (asked == ProtocolMode.HTTP_3_ALT_SVC && !version.startsWith("HTTP/3")) {
+            return "HTTP/3 by Alt-Svc: no h3 advertised by this origin yet, " + version + " was used";
+        }
+        return null;
     }
 
     /** What the sampler data shows after JMeter's request line: the protocol actually used. */

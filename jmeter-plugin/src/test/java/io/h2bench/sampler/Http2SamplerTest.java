@@ -92,6 +92,18 @@ class Http2SamplerTest {
     }
 
     @Test
+    void shouldSayItUsedHttp11WhenTheSchemeChoseHttp2AndAlpnPickedHttp11() {
+        // No version set: https means HTTP/2 with HTTP/1.1 allowed, and this listener's ALPN has no h2.
+        target(Listener.H1_TLS, "/small-text.txt", null);
+
+        HTTPSampleResult result = (HTTPSampleResult) sampler.sample();
+
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (HTTP/2 by the https scheme: the server's ALPN chose HTTP/1.1)");
+    }
+
+    @Test
     void shouldReportRefusedConnectionsAsErrorsWhenNothingListens() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {

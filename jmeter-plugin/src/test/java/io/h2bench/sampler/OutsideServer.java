@@ -3,11 +3,15 @@ package io.h2bench.sampler;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -38,22 +42,63 @@ final class OutsideServer implements AutoCloseable {
 
     /** A port free now, for a server that takes a number, not 0 (the race with other binds is accepted). */
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * {@code count} different ports free now for both TCP and UDP (a server with h3 beside h1 and h2
+     * takes the same number for both), all held until all are found so that none comes twice.
+     */
+    static int[] freePorts(int count) throws IOException {
+        List<AutoCloseable> held = new ArrayList<>();
+        int[] ports = new int[count];
+        try {
+            for (int found = 0; found < count; ) {
+                ServerSocket tcp = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(tcp);
+                try {
+                    held.add(new DatagramSocket(tcp.getLocalPort(), InetAddress.getLoopbackAddress()));
+                    ports[found++] = tcp.getLocalPort();
+                } catch (SocketException udpTaken) {
+                    // that number is taken for UDP: try another
+                }
+            }
+            return ports;
+        } finally {
+            for (AutoCloseable socket : held) {
+                try {
+                    socket.close();
+                } catch (Exception ignored) {
+                    // a socket of a probe: nothing to do
+                }
+            }
         }
     }
 
     /** Runs {@code command} with its output in {@code log} and returns once it accepts connections on {@code port}. */
     static OutsideServer start(List<String> command, Path workDir, int port, Path log) throws Exception {
+        OutsideServer server = launch(command, workDir, port, log);
+        server.awaitListening(command.get(0));
+        return server;
+    }
+
+    /** As {@link #start}, for a server on UDP only (HTTP/3): returns once {@code port} is bound for UDP on loopback. */
+    static OutsideServer startUdp(List<String> command, Path workDir, int port, Path log) throws Exception {
+        OutsideServer server = launch(command, workDir, port, log);
+        server.awaitUdpBound(command.get(0));
+        return server;
+    }
+
+    private static OutsideServer launch(List<String> command, Path workDir, int port, Path log) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         // Caddy keeps state under HOME and the XDG folders: the test's directory, not the user's.
         builder.environment().put("HOME", workDir.toString());
         builder.environment().put("XDG_DATA_HOME", workDir.resolve("data").toString());
         builder.environment().put("XDG_CONFIG_HOME", workDir.resolve("config").toString());
-        OutsideServer server = new OutsideServer(builder.start(), port, log);
-        server.awaitListening(command.get(0));
-        return server;
+        return new OutsideServer(builder.start(), port, log);
     }
 
     int port() {
@@ -73,6 +118,21 @@ final class OutsideServer implements AutoCloseable {
             }
         }
         throw new IllegalStateException(name + " did not listen on " + port + " within 10 s: " + Files.readString(log));
+    }
+
+    /** Waits for the port in the kernel's table of UDP sockets (binding it to find out would race the server). */
+    private void awaitUdpBound(String name) throws Exception {
+        String local = String.format(":%04X ", port);
+        for (int attempt = 0; attempt < 100; attempt++) {
+            if (Files.readAllLines(Path.of("/proc/net/udp")).stream().anyMatch(line -> line.contains(local))) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited: " + Files.readString(log));
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new IllegalStateException(name + " did not bind UDP " + port + " within 10 s: " + Files.readString(log));
     }
 
     @Override

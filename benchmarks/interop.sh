@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Issue 39: the sampler against the servers its users run. Runs the interoperability matrix, the
+# *InteropTest classes of the plugin (nginx, Apache httpd, Caddy, h2o, nghttpd, gtlsserver from
+# Debian's packages, each started by its test on free loopback ports with h2bench's certificate and
+# the same files), then prints the table: one row per server, one column per mode of the sampler,
+# and below it the reason of every cell that is not a plain pass.
+#   pass         GETs of 100 B, 44 kB and 2 MiB (SHA-256 equal to the file's), a POST with a body,
+#                a HEAD, each content coding and push the server offers; every sample over the asked protocol
+#   not offered  the server does not offer the mode and the sample said so (a clear failure, or a
+#                message naming the protocol used instead); never a hang, never a silent other protocol
+#   LIMIT        red: a limit of the server the test names (see src/site/markdown/interop.md)
+#   FAIL         red: anything else
+# A server whose program is missing is skipped by its test and absent from the table
+# (apt-get install nginx apache2 caddy h2o nghttp2-server ngtcp2-server; bin/test installs them).
+#
+#   benchmarks/interop.sh [--out DIR] [maven arguments, e.g. -o]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+out="target/interop"
+maven_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) maven_args+=("$1"); shift ;;
+  esac
+done
+command -v python3 >/dev/null || { echo "interop.sh: needs python3 for the table (apt-get install python3)" >&2; exit 1; }
+
+classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest"
+cells="jmeter-plugin/target/interop"
+rm -rf "$cells"
+mkdir -p "$out"
+started=$(date +%s)
+echo "== the matrix: $classes (log: $out/maven.log)" >&2
+status=0
+# -am builds the server module too (h2bench's certificate comes from its TlsMaterial); no other module's tests run.
+mvn -B -q -pl jmeter-plugin -am test -Dtest="$classes" -Dsurefire.failIfNoSpecifiedTests=false "${maven_args[@]}" \
+  >"$out/maven.log" 2>&1 || status=$?
+took=$(( $(date +%s) - started ))
+
+version() { "$@" 2>&1 | head -1 || true; }
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); matrix ${took} s; h2bench $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  [ -x /usr/sbin/nginx ] && echo "nginx: $(version /usr/sbin/nginx -v)"
+  [ -x /usr/sbin/apache2 ] && echo "apache: $(version /usr/sbin/apache2 -v)"
+  [ -x /usr/bin/caddy ] && echo "caddy: $(version /usr/bin/caddy version)"
+  [ -x /usr/bin/h2o ] && echo "h2o: $(version /usr/bin/h2o --version)"
+  [ -x /usr/sbin/nghttpd ] && echo "nghttpd: $(version /usr/sbin/nghttpd --version)"
+  [ -x /usr/sbin/gtlsserver ] && echo "gtlsserver: ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?')"
+} >"$out/versions.txt"
+cat "$out/versions.txt"
+
+cat "$cells"/*.tsv >"$out/cells.tsv" 2>/dev/null || true
+[ -s "$out/cells.tsv" ] || { echo "interop.sh: no cell ran (see $out/maven.log)" >&2; tail -20 "$out/maven.log" >&2; exit 1; }
+python3 - "$out/cells.tsv" <<'PY'
+import sys
+modes = ["H1", "H1_TLS", "H2", "H2C", "H2C_UPGRADE", "H3", "H3_ALT_SVC", "SCHEME_HTTP", "SCHEME_HTTPS"]
+labels = ["h1", "h1 TLS", "h2", "h2c prior", "h2c Upgrade", "h3", "h3 Alt-Svc", "scheme http", "scheme https"]
+servers = ["nginx", "apache", "caddy", "h2o", "nghttpd", "gtlsserver"]
+shown = {"PASS": "pass", "NOT_OFFERED": "not offered", "LIMIT": "LIMIT", "FAIL": "FAIL"}
+cells = {}
+for line in open(sys.argv[1]):
+    server, mode, verdict, millis, detail = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
+    cells[(server, mode)] = (verdict, int(millis), detail)
+width = 12
+print("server".ljust(11) + "".join(label.ljust(width) for label in labels))
+for server in [s for s in servers if any(k[0] == s for k in cells)]:
+    print(server.ljust(11) + "".join(shown.get(cells.get((server, m), ("-",))[0], "-").ljust(width) for m in modes))
+print()
+for server in servers:
+    for mode, label in zip(modes, labels):
+        verdict, millis, detail = cells.get((server, mode), ("-", 0, ""))
+        if verdict in ("NOT_OFFERED", "LIMIT", "FAIL"):
+            print(f"{server} {label}: {shown[verdict]} ({millis} ms): {detail}")
+red = sum(1 for v in cells.values() if v[0] in ("FAIL", "LIMIT"))
+print(f"\n{len(cells)} cells, {red} red, slowest {max(v[1] for v in cells.values())} ms")
+PY
+echo "(matrix took ${took} s; cells in $out/cells.tsv)"
+exit "$status"

@@ -1,0 +1,112 @@
+package io.h2bench.sampler;
+
+import io.h2bench.server.TlsMaterial;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * What every server of the interoperability matrix serves (issue 39): the same files in one
+ * {@code htdocs} folder and h2bench's generated certificate as PEM files, in a test's directory.
+ */
+final class InteropSite {
+
+    /** The GETs of every cell: name and size; random bytes, so no server compresses them. */
+    static final Map<String, Integer> OBJECTS = objects();
+    /** A compressible text for the content-coding checks (about 270 kB of lines). */
+    static final String TEXT = "/text.txt";
+    /** The body of every cell's POST. */
+    static final byte[] POST_BODY = postBody();
+
+    final Path directory;
+    final Path htdocs;
+    final Path key;
+    final Path certificate;
+    private final Map<String, byte[]> files = new LinkedHashMap<>();
+
+    private InteropSite(Path directory) throws IOException, GeneralSecurityException {
+        this.directory = directory;
+        // A server started as root serves as an unprivileged user, which must reach the files.
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
+        htdocs = Files.createDirectories(directory.resolve("htdocs"));
+        Random random = new Random(39);
+        for (Map.Entry<String, Integer> object : OBJECTS.entrySet()) {
+            byte[] bytes = new byte[object.getValue()];
+            random.nextBytes(bytes);
+            write(object.getKey(), bytes);
+        }
+        write(TEXT, lines(random));
+        Path[] pem = pem(directory);
+        key = pem[0];
+        certificate = pem[1];
+    }
+
+    static InteropSite in(Path directory) throws IOException, GeneralSecurityException {
+        return new InteropSite(directory);
+    }
+
+    byte[] file(String path) {
+        return files.get(path);
+    }
+
+    private void write(String path, byte[] bytes) throws IOException {
+        Files.write(htdocs.resolve(path.substring(1)), bytes);
+        files.put(path, bytes);
+    }
+
+    private static Map<String, Integer> objects() {
+        Map<String, Integer> objects = new LinkedHashMap<>();
+        objects.put("/100B.bin", 100);
+        objects.put("/44kB.bin", 44_000);
+        objects.put("/2MiB.bin", 2 * 1024 * 1024);
+        return objects;
+    }
+
+    private static byte[] postBody() {
+        return IntStream.range(0, 2_000).mapToObj(i -> String.format("line %04d of the POST body%n", i))
+                .collect(Collectors.joining()).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] lines(Random random) {
+        List<String> words = List.of("alpha", "beta", "gamma", "delta", "h2bench", "interop", "nginx", "frame", "window", "stream");
+        return IntStream.range(0, 3000)
+                .mapToObj(line -> IntStream.range(0, 12)
+                        .mapToObj(word -> words.get(random.nextInt(words.size())) + random.nextInt(1000))
+                        .collect(Collectors.joining(" ")))
+                .collect(Collectors.joining("\n", "", "\n")).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** h2bench's generated key and certificate (TlsMaterial, password h2bench) as PEM: {key, certificate}. */
+    private static Path[] pem(Path directory) throws IOException, GeneralSecurityException {
+        Path keystore = directory.resolve("h2bench.p12");
+        TlsMaterial.load(keystore, TlsMaterial.GENERATED_PASSWORD, true);
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            store.load(in, TlsMaterial.GENERATED_PASSWORD.toCharArray());
+        }
+        String alias = store.aliases().nextElement();
+        Path key = directory.resolve("key.pem");
+        Path certificate = directory.resolve("certificate.pem");
+        Files.writeString(key, pem("PRIVATE KEY", store.getKey(alias, TlsMaterial.GENERATED_PASSWORD.toCharArray()).getEncoded()));
+        Files.writeString(certificate, pem("CERTIFICATE", store.getCertificate(alias).getEncoded()));
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        return new Path[] {key, certificate};
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+}
