@@ -264,15 +264,26 @@ url_of() {
   else echo "https://$host:$(port_of_server "$1")/$2.bin"; fi
 }
 
+# udp_receive_buffer_errors: datagrams the kernel dropped for a full socket receive buffer, in the
+# client's (this) network namespace: the Udp RcvbufErrors of /proc/net/snmp. It counts every UDP
+# socket of the namespace, so another program receiving UDP beside the benchmark adds to it.
+udp_receive_buffer_errors() {
+  awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) if (name[i] == "RcvbufErrors") print $i; exit }
+       $1 == "Udp:" { for (i = 2; i <= NF; i++) name[i] = $i }' /proc/net/snmp
+}
+
 # fetch SERVER SIZE [verbose LOG]: one download by a new gtlsclient process; sets fetch_ms (its wall
-# time, start to exit) and fetch_error (empty when the whole object arrived). gtlsclient exits 0 on a
-# handshake timeout too, so the downloaded file's length is what says it worked.
+# time, start to exit), fetch_drops (datagrams dropped meanwhile at a full UDP receive buffer on the
+# client's side: a sender's burst larger than the client could take) and fetch_error (empty when the
+# whole object arrived). gtlsclient exits 0 on a handshake timeout too, so the downloaded file's
+# length is what says it worked.
 fetch() {
-  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got
+  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got drops0
   url="$(url_of "$server" "$size")"
   if [ "${3:-}" = verbose ]; then quiet=(); log="$4"; fi
   rm -rf "$tmp/download"
   mkdir "$tmp/download"
+  drops0="$(udp_receive_buffer_errors)"
   t0="$EPOCHREALTIME"
   timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
     --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
@@ -281,6 +292,7 @@ fetch() {
   t1="$EPOCHREALTIME"
   client_pid=""
   fetch_ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')"
+  fetch_drops=$(( $(udp_receive_buffer_errors) - drops0 ))
   got="$(find "$tmp/download" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
   fetch_error=""
   if [ "$status" = 124 ]; then fetch_error="timed out after $timeout_s s"
@@ -313,7 +325,7 @@ for server in "${server_list[@]}"; do
   echo "   $server: ok ($(tail -1 "$out/handshake.csv"))" >&2
 done
 
-echo "round,server,size,ms,error" >"$out/results.csv"
+echo "round,server,size,ms,client_drops,error" >"$out/results.csv"
 started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 count=${#server_list[@]}
@@ -323,8 +335,10 @@ for round in $(seq 1 "$rounds"); do
     for i in $(seq 0 $((count - 1))); do
       server="${server_list[$(( (i + round - 1) % count ))]}"
       fetch "$server" "$size"
-      echo "$round,$server,$size,$fetch_ms,$fetch_error" >>"$out/results.csv"
-      line="$line  $server ${fetch_ms%.*} ms${fetch_error:+ (FAILED: $fetch_error)}"
+      echo "$round,$server,$size,$fetch_ms,$fetch_drops,$fetch_error" >>"$out/results.csv"
+      dropped=""
+      [ "$fetch_drops" = 0 ] || dropped=" ($fetch_drops dropped at the client)"
+      line="$line  $server ${fetch_ms%.*} ms$dropped${fetch_error:+ (FAILED: $fetch_error)}"
     done
     echo "   round $round/$rounds, $size:$line" >&2
   done
