@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """benchmarks/h3-peers.sh's table.
 
-  h3-peers-table.py RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES"
+  h3-peers-table.py RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES" [BAND_PEER]
 
-RESULTS.csv (round,server,size,ms,error): one row per download; a row with an error is counted, not
-timed. HANDSHAKE.csv (server,retry,handshake_done_ms,response_headers_ms,wall_ms): one logged 100 B
+RESULTS.csv (round,server,size,ms,client_drops,error): one row per download; a row with an error is
+counted, not timed; client_drops (absent in runs before it was recorded) is how many datagrams the
+client's side dropped at a full UDP receive buffer meanwhile. HANDSHAKE.csv (server,retry,handshake_done_ms,response_headers_ms,wall_ms): one logged 100 B
 fetch per server. Prints Markdown: per size and server the median and p90 (nearest rank) of the
 downloads, the median in round trips of the link, and h2bench's ratio to each peer, with issue 38's
-band for gtlsserver (same client, same congestion settings: median within 5 %, p90 within 15 %);
-then what gtlsclient's log said of each server's handshake.
+band for BAND_PEER (same client, same congestion settings: median within 5 %, p90 within 15 %):
+gtlsserver by default, caddy when h2bench runs with quic-go's initial window of 32; then what
+gtlsclient's log said of each server's handshake.
 """
 import csv
 import statistics
@@ -17,7 +19,7 @@ from collections import defaultdict
 
 MEDIAN_BAND = 0.05
 P90_BAND = 0.15
-BAND_PEER = "gtlsserver"
+BAND_PEERS = ("gtlsserver", "caddy")
 
 
 def p90(values):
@@ -26,15 +28,25 @@ def p90(values):
 
 
 def read_results(path):
-    times, failures = defaultdict(list), defaultdict(int)
+    times, failures, drops = defaultdict(list), defaultdict(int), defaultdict(list)
     with open(path, newline="") as results:
         for row in csv.DictReader(results):
             key = (row["server"], row["size"])
+            if row.get("client_drops") not in (None, ""):
+                drops[key].append(int(row["client_drops"]))
             if row["error"]:
                 failures[key] += 1
             else:
                 times[key].append(float(row["ms"]))
-    return times, failures
+    return times, failures, drops
+
+
+def drop_cell(values):
+    """Downloads with drops at the client, of all, and the median dropped by those: '3 of 10, 60 each'."""
+    if not values:
+        return "-"
+    hit = [v for v in values if v]
+    return f"{len(hit)} of {len(values)}" + (f", {statistics.median(hit):,.0f} each (median)" if hit else "")
 
 
 def ratio(ours, theirs):
@@ -46,10 +58,10 @@ def ratio(ours, theirs):
     return f"{median_ratio:.2f}", f"{p90_ratio:.2f}", within
 
 
-def table(times, failures, rtt_ms, servers, sizes):
+def table(times, failures, drops, rtt_ms, servers, sizes, band_peer):
     print("| size | server | downloads | median ms | p90 ms | median in round trips "
-          "| h2bench / server, median | p90 |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+          "| h2bench / server, median | p90 | band | dropped at the client |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     verdicts = []
     for size in sizes:
         for server in servers:
@@ -57,26 +69,31 @@ def table(times, failures, rtt_ms, servers, sizes):
             failed = failures.get((server, size), 0)
             count = f"{len(values)}" + (f" ({failed} failed)" if failed else "")
             if not values:
-                print(f"| {size} | {server} | {count} | - | - | - | - | - |")
+                print(f"| {size} | {server} | {count} | - | - | - | - | - | | {drop_cell(drops.get((server, size)))} |")
                 continue
             median = statistics.median(values)
             trips = f"{median / rtt_ms:.1f}" if rtt_ms > 0 else "-"
+            band = ""
             if server == "h2bench" or "h2bench" not in servers:
                 median_ratio = p90_ratio = "-"
             else:
                 median_ratio, p90_ratio, within = ratio(times.get(("h2bench", size)), values)
-                if server == BAND_PEER and within is not None:
+                if server == band_peer and within is not None:
                     verdicts.append((size, within))
+                    band = "met" if within else "not met"
             print(f"| {size} | {server} | {count} | {median:,.0f} | {p90(values):,.0f} | {trips} "
-                  f"| {median_ratio} | {p90_ratio} |")
+                  f"| {median_ratio} | {p90_ratio} | {band} | {drop_cell(drops.get((server, size)))} |")
     if verdicts:
         met = [size for size, within in verdicts if within]
-        print(f"\nh2bench within issue 38's band of {BAND_PEER} (median within {MEDIAN_BAND * 100:.0f} %, "
+        print(f"\nh2bench within issue 38's band of {band_peer} (median within {MEDIAN_BAND * 100:.0f} %, "
               f"p90 within {P90_BAND * 100:.0f} %): {len(met)} of {len(verdicts)} sizes"
               + (f" ({', '.join(met)})" if met else "") + ".")
     print("\nMedian of the downloads; p90 by nearest rank. A download is a new gtlsclient process and "
           "QUIC connection, timed from its start to its exit (the process's own start and exit take "
-          "about 15 to 20 ms of it: compare the wall time and the response below).")
+          "about 15 to 20 ms of it: compare the wall time and the response below). Dropped at the "
+          "client: downloads during which the client's network namespace dropped UDP datagrams at a "
+          "full socket receive buffer (Udp RcvbufErrors), of all, and the median count among them; another "
+          "program receiving UDP in that namespace would add to it.")
 
 
 def handshakes(path):
@@ -90,12 +107,13 @@ def handshakes(path):
 
 
 def main(argv):
-    if len(argv) != 6:
+    if len(argv) not in (6, 7) or (len(argv) == 7 and argv[6] not in BAND_PEERS):
         print(__doc__, file=sys.stderr)
         return 2
-    times, failures = read_results(argv[1])
+    band_peer = argv[6] if len(argv) == 7 else BAND_PEERS[0]
+    times, failures, drops = read_results(argv[1])
     rtt_ms = float(argv[3]) if argv[3] else 0.0
-    table(times, failures, rtt_ms, argv[4].split(), argv[5].split())
+    table(times, failures, drops, rtt_ms, argv[4].split(), argv[5].split(), band_peer)
     handshakes(argv[2])
     return 0
 

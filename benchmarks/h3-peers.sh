@@ -13,7 +13,8 @@
 # (h2bench's JIT, the page cache) and once 100 B with gtlsclient's log on, which says whether the
 # server sent a Retry and when the handshake completed and the response began.
 # Prints the table (median and p90 per server and size, h2bench's ratio to each peer) and writes it
-# with every sample to --out. Needs root (nsenter), java, gtlsclient, openssl and python3, plus
+# with every sample to --out, headed by the h2bench listener's QUIC settings as its banner states them
+# (the "  QUIC: ..." line; --server-args changes them, e.g. --h3-initial-window 32). Needs root (nsenter), java, gtlsclient, openssl and python3, plus
 # gtlsserver and caddy for those servers (apt-get install ngtcp2-client ngtcp2-server caddy).
 set -euo pipefail
 
@@ -26,9 +27,16 @@ usage: benchmarks/h3-peers.sh [options]
   --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB; default all five
   --rounds N          downloads per server and size; default 8
   --latency D         round trip of the kernel link (the server's --latency); default 100ms
-  --loss P            random loss on the link, both directions (the server's --loss); default 0%
+  --loss P            loss on the link, both directions (the server's --loss: random draws unless
+                      --server-args sets --loss-pattern per-connection); default 0%
   --gtlsserver-cc CC  gtlsserver's congestion control (cubic, reno, bbr, bbr2); default cubic, as
                       h2bench's quiche. Its initial window (10 packets) and Caddy's settings are fixed
+  --server-args "..." more options for the h2bench server, after the script's own (--engine kernel
+                      --latency D --loss P), e.g. "--h3-initial-window 32" to model quic-go, or
+                      "--loss-pattern per-connection"; default none
+  --band-peer PEER    the peer issue 38's band is checked against: gtlsserver (same congestion
+                      settings as h2bench's defaults) or caddy (for --h3-initial-window 32);
+                      default gtlsserver
   --timeout S         seconds one download may take before it counts as failed; default 120
   --out DIR           output directory; default target/h2bench-h3-peers (emptied first)
 
@@ -48,12 +56,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
 servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB" rounds=8 latency=100ms
-loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers
-command_line="benchmarks/h3-peers.sh${*:+ $*}"
+loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
+command_line="benchmarks/h3-peers.sh"
+for arg in "$@"; do
+  case "$arg" in *[[:space:]]*|"") command_line="$command_line \"$arg\"" ;; *) command_line="$command_line $arg" ;; esac
+done
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out)
+    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
@@ -67,6 +78,8 @@ while [ $# -gt 0 ]; do
     --gtlsserver-cc) gtls_cc="$2" ;;
     --timeout) timeout_s="$2" ;;
     --out) out="$2" ;;
+    --server-args) server_args="$2" ;;
+    --band-peer) band_peer="$2" ;;
   esac
   shift 2
 done
@@ -101,6 +114,8 @@ done
 [[ "$latency" =~ ^[0-9]+(\.[0-9]+)?(ms|s)?$ ]] || die_usage "--latency takes a duration such as 100ms or 0.2s"
 [[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%?$ ]] || die_usage "--loss takes a percentage such as 1% or 0.3%"
 case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
+case "$band_peer" in gtlsserver|caddy) ;; *) die_usage "--band-peer is gtlsserver or caddy" ;; esac
+read -r -a extra_server_args <<<"$server_args"
 [ -f "$server_jar" ] || { echo "h3-peers.sh: no server jar at $server_jar (mvn -B package -DskipTests, or --server-jar PATH)" >&2; exit 1; }
 server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
 [ "$(id -u)" = 0 ] || { echo "h3-peers.sh: needs root (the kernel link, and nsenter into its namespace)" >&2; exit 1; }
@@ -137,14 +152,17 @@ mkdir -p "$out"
 tmp="$(mktemp -d /tmp/h3-peers.XXXXXX)"
 mkdir -p "$tmp/docs" "$tmp/download" "$tmp/caddy"
 
-echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar"))" >&2
-start_server "$out" --engine kernel --latency "$latency" --loss "$loss" || exit 1
+echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar")${server_args:+, $server_args})" >&2
+start_server "$out" --engine kernel --latency "$latency" --loss "$loss" ${extra_server_args[@]+"${extra_server_args[@]}"} || exit 1
 host="$(host_of "$out/server.log")"
 h2bench_port="$(server_port h3_port)"
 [ -n "$h2bench_port" ] || { echo "h3-peers.sh: the server started no h3 listener: $server_no_h3" >&2; exit 1; }
 network="$(server_network "$out")"
 rtt_ms="$(sed -n 's/^network: .*rtt \([0-9.]*\) ms.*/\1/p' "$out/server.log" | head -1)"
+# The h3 listener's QUIC settings as its banner states them (jars before cec67dc print no such line)
+h2bench_quic="$(sed -n 's/^  QUIC: //p' "$out/server.log" | head -1)"
 echo "   $network" >&2
+echo "   h2bench's QUIC: ${h2bench_quic:-not in the banner}" >&2
 
 # The link's server side is a network namespace of the server's own: one of its threads lives in it.
 self_net="$(readlink /proc/self/ns/net)"
@@ -246,15 +264,26 @@ url_of() {
   else echo "https://$host:$(port_of_server "$1")/$2.bin"; fi
 }
 
+# udp_receive_buffer_errors: datagrams the kernel dropped for a full socket receive buffer, in the
+# client's (this) network namespace: the Udp RcvbufErrors of /proc/net/snmp. It counts every UDP
+# socket of the namespace, so another program receiving UDP beside the benchmark adds to it.
+udp_receive_buffer_errors() {
+  awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) if (name[i] == "RcvbufErrors") print $i; exit }
+       $1 == "Udp:" { for (i = 2; i <= NF; i++) name[i] = $i }' /proc/net/snmp
+}
+
 # fetch SERVER SIZE [verbose LOG]: one download by a new gtlsclient process; sets fetch_ms (its wall
-# time, start to exit) and fetch_error (empty when the whole object arrived). gtlsclient exits 0 on a
-# handshake timeout too, so the downloaded file's length is what says it worked.
+# time, start to exit), fetch_drops (datagrams dropped meanwhile at a full UDP receive buffer on the
+# client's side: a sender's burst larger than the client could take) and fetch_error (empty when the
+# whole object arrived). gtlsclient exits 0 on a handshake timeout too, so the downloaded file's
+# length is what says it worked.
 fetch() {
-  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got
+  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got drops0
   url="$(url_of "$server" "$size")"
   if [ "${3:-}" = verbose ]; then quiet=(); log="$4"; fi
   rm -rf "$tmp/download"
   mkdir "$tmp/download"
+  drops0="$(udp_receive_buffer_errors)"
   t0="$EPOCHREALTIME"
   timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
     --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
@@ -263,6 +292,7 @@ fetch() {
   t1="$EPOCHREALTIME"
   client_pid=""
   fetch_ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')"
+  fetch_drops=$(( $(udp_receive_buffer_errors) - drops0 ))
   got="$(find "$tmp/download" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
   fetch_error=""
   if [ "$status" = 124 ]; then fetch_error="timed out after $timeout_s s"
@@ -295,7 +325,7 @@ for server in "${server_list[@]}"; do
   echo "   $server: ok ($(tail -1 "$out/handshake.csv"))" >&2
 done
 
-echo "round,server,size,ms,error" >"$out/results.csv"
+echo "round,server,size,ms,client_drops,error" >"$out/results.csv"
 started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 count=${#server_list[@]}
@@ -305,8 +335,10 @@ for round in $(seq 1 "$rounds"); do
     for i in $(seq 0 $((count - 1))); do
       server="${server_list[$(( (i + round - 1) % count ))]}"
       fetch "$server" "$size"
-      echo "$round,$server,$size,$fetch_ms,$fetch_error" >>"$out/results.csv"
-      line="$line  $server ${fetch_ms%.*} ms${fetch_error:+ (FAILED: $fetch_error)}"
+      echo "$round,$server,$size,$fetch_ms,$fetch_drops,$fetch_error" >>"$out/results.csv"
+      dropped=""
+      [ "$fetch_drops" = 0 ] || dropped=" ($fetch_drops dropped at the client)"
+      line="$line  $server ${fetch_ms%.*} ms$dropped${fetch_error:+ (FAILED: $fetch_error)}"
     done
     echo "   round $round/$rounds, $size:$line" >&2
   done
@@ -319,9 +351,11 @@ done
   echo "link: $network"
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
-  echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets); h2bench's h3 listener: quiche, cubic, initial window 10 packets"
+  echo "server args: ${server_args:-none}"
+  echo "h2bench's h3 listener, its banner's QUIC line: ${h2bench_quic:-not in the banner (jars before cec67dc: Jetty 12.1.5 on quiche, cubic, initial window 10 packets)}"
+  echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets)"
   echo
-  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "${size_list[*]}"
+  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "${size_list[*]}" "$band_peer"
 } >"$out/h3-peers.txt"
 stop_all
 cat "$out/h3-peers.txt"
