@@ -3,17 +3,13 @@ package io.h2bench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.h2bench.server.TlsMaterial;
-import java.io.InputStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +53,7 @@ class Ngtcp2ServerTest {
         new Random(21).nextBytes(object);
         Files.write(htdocs.resolve("object.bin"), object);
         Files.writeString(htdocs.resolve("index.html"), "<!doctype html><title>ngtcp2</title>\n");
-        Path[] pem = pemOfGeneratedCertificate();
+        Path[] pem = PemFiles.generated(directory);
         try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             // gtlsserver takes a port number, not 0: a free one, closed just before it binds it
             port = probe.getLocalPort();
@@ -123,27 +119,6 @@ class Ngtcp2ServerTest {
             assertThat(server.isAlive()).as("gtlsserver runs (see its log in %s)", directory).isTrue();
         }
         throw new AssertionError("gtlsclient got no response from gtlsserver in 50 tries: " + Files.readString(log));
-    }
-
-    /** The project's generated key and certificate, as PEM files for GnuTLS: {key, certificate}. */
-    private Path[] pemOfGeneratedCertificate() throws Exception {
-        Path keystore = directory.resolve("ngtcp2.p12");
-        TlsMaterial.load(keystore, TlsMaterial.GENERATED_PASSWORD, true);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, TlsMaterial.GENERATED_PASSWORD.toCharArray());
-        }
-        String alias = store.aliases().nextElement();
-        Path key = directory.resolve("key.pem");
-        Path certificate = directory.resolve("certificate.pem");
-        Files.writeString(key, pem("PRIVATE KEY", store.getKey(alias, TlsMaterial.GENERATED_PASSWORD.toCharArray()).getEncoded()));
-        Files.writeString(certificate, pem("CERTIFICATE", store.getCertificate(alias).getEncoded()));
-        return new Path[] {key, certificate};
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 
     private record Reference(int status, byte[] body) {

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.h2bench.server.H2BenchServer;
-import io.h2bench.server.TlsMaterial;
 import io.h2bench.server.netem.kernel.KernelLink;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +62,7 @@ class SamplerBesideNgtcp2Test {
         Files.write(htdocs.resolve("large"), bytes);
         ngtcp2Port = server.h3Port() == 65535 ? 65534 : server.h3Port() + 1;
         KernelLink link = server.kernelLink();
-        Path[] pem = pem(server.tls());
+        Path[] pem = PemFiles.write(server.tls(), directory);
         ngtcp2 = new ProcessBuilder("nsenter", "--net=" + link.namespacePath(), SERVER.toString(), "--quiet",
                 "--htdocs=" + htdocs, link.serverAddress(), Integer.toString(ngtcp2Port), pem[0].toString(), pem[1].toString())
                 .redirectErrorStream(true).redirectOutput(directory.resolve("gtlsserver.log").toFile()).start();
@@ -156,24 +151,5 @@ class SamplerBesideNgtcp2Test {
     private static long median(List<Long> values) {
         List<Long> sorted = values.stream().sorted().toList();
         return sorted.get(sorted.size() / 2);
-    }
-
-    /** The server's key and certificate as PEM files for GnuTLS: {key, certificate}. */
-    private static Path[] pem(TlsMaterial tls) throws IOException, java.security.GeneralSecurityException {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(tls.keystore())) {
-            store.load(in, tls.password().toCharArray());
-        }
-        String alias = store.aliases().nextElement();
-        Path key = directory.resolve("key.pem");
-        Path certificate = directory.resolve("certificate.pem");
-        Files.writeString(key, encode("PRIVATE KEY", store.getKey(alias, tls.password().toCharArray()).getEncoded()));
-        Files.writeString(certificate, encode("CERTIFICATE", store.getCertificate(alias).getEncoded()));
-        return new Path[] {key, certificate};
-    }
-
-    private static String encode(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 }

@@ -1,15 +1,11 @@
 package io.h2bench.sampler;
 
-import io.h2bench.server.TlsMaterial;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +44,7 @@ final class InteropSite {
             write(object.getKey(), bytes);
         }
         write(TEXT, lines(random));
-        Path[] pem = pem(directory);
+        Path[] pem = io.h2bench.client.PemFiles.generated(directory);
         key = pem[0];
         certificate = pem[1];
     }
@@ -86,27 +82,5 @@ final class InteropSite {
                         .mapToObj(word -> words.get(random.nextInt(words.size())) + random.nextInt(1000))
                         .collect(Collectors.joining(" ")))
                 .collect(Collectors.joining("\n", "", "\n")).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** h2bench's generated key and certificate (TlsMaterial, password h2bench) as PEM: {key, certificate}. */
-    private static Path[] pem(Path directory) throws IOException, GeneralSecurityException {
-        Path keystore = directory.resolve("h2bench.p12");
-        TlsMaterial.load(keystore, TlsMaterial.GENERATED_PASSWORD, true);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, TlsMaterial.GENERATED_PASSWORD.toCharArray());
-        }
-        String alias = store.aliases().nextElement();
-        Path key = directory.resolve("key.pem");
-        Path certificate = directory.resolve("certificate.pem");
-        Files.writeString(key, pem("PRIVATE KEY", store.getKey(alias, TlsMaterial.GENERATED_PASSWORD.toCharArray()).getEncoded()));
-        Files.writeString(certificate, pem("CERTIFICATE", store.getCertificate(alias).getEncoded()));
-        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
-        return new Path[] {key, certificate};
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 }
