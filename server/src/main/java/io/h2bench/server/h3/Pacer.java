@@ -31,6 +31,7 @@ final class Pacer extends ChannelDuplexHandler {
     private static final long MAX_DATAGRAM = Http3Connector.MAX_DATAGRAM;
     /** The rate's gain over window / round trip: a window in half a round trip, room for slow start's doubling. */
     private static final double GAIN = 2.0;
+    private static final long QUICHE_INITIAL_RTT_NANOS = TimeUnit.MILLISECONDS.toNanos(333);
     private static final long STATS_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Connections connections;
@@ -127,7 +128,9 @@ final class Pacer extends ChannelDuplexHandler {
                 if (done.isSuccess()) {
                     QuicConnectionPathStats path = (QuicConnectionPathStats) done.getNow();
                     long rttNanos = path.rtt(); // quiche reports nanoseconds
-                    if (rttNanos > 0 && path.cwnd() > 0) {
+                    // Until its first sample quiche reports its initial guess, 333 ms: no rate to pace by then
+                    // (on loopback it held a page's first packets 16 ms each).
+                    if (rttNanos > 0 && rttNanos != QUICHE_INITIAL_RTT_NANOS && path.cwnd() > 0) {
                         bytesPerNano = GAIN * path.cwnd() / rttNanos;
                     }
                 }
