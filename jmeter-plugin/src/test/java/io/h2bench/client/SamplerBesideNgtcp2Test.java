@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,7 @@ class SamplerBesideNgtcp2Test {
     private static final Path CLIENT = Path.of("/usr/bin/gtlsclient");
     private static final Duration RTT = Duration.ofMillis(100);
     private static final int RUNS = 5;
-    /** The band on a busy 2-core machine: 15 % of gtlsclient's median, or 25 ms where more (issue 38: 5 % when idle). */
+    /** The band on a busy 2-core machine: 15 % of gtlsclient's time, or 25 ms where more (issue 38: 5 % when idle). */
     private static final double BAND = 0.15;
     private static final long FLOOR_MS = 25;
     private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) .*CONNECTION_CLOSE", Pattern.MULTILINE);
@@ -96,13 +97,15 @@ class SamplerBesideNgtcp2Test {
                     reference.add(gtlsclientMillis(uri));
                     sampler.add(sampleMillis(uri));
                 }
-                long samplerMedian = median(sampler);
-                long referenceMedian = median(reference);
-                report.add(String.format("%s %s: sampler %s (median %d), gtlsclient %s (median %d)", server, object, sampler,
-                        samplerMedian, reference, referenceMedian));
-                long band = Math.max(FLOOR_MS, Math.round(referenceMedian * BAND));
-                checks.add(() -> assertThat(samplerMedian).as("sampler's median from %s, %s (ms): %s", server, object, report)
-                        .isBetween(referenceMedian - band, referenceMedian + band));
+                // The fastest of each: a busy machine only adds, and gtlsclient's small socket buffer drops
+                // datagrams when its process waits for a core (2.3 s of 1.0 at load average 30).
+                long samplerFastest = Collections.min(sampler);
+                long referenceFastest = Collections.min(reference);
+                report.add(String.format("%s %s: sampler %s (fastest %d), gtlsclient %s (fastest %d)", server, object, sampler,
+                        samplerFastest, reference, referenceFastest));
+                long band = Math.max(FLOOR_MS, Math.round(referenceFastest * BAND));
+                checks.add(() -> assertThat(samplerFastest).as("sampler's fastest from %s, %s (ms): %s", server, object, report)
+                        .isBetween(referenceFastest - band, referenceFastest + band));
             }
         }
         report.forEach(System.out::println);
