@@ -21,15 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 class Http3HandshakeTest {
 
     private static final long RTT_MS = 100;
-    /** Process start, key generation and exit around the two round trips: 30 ms, as issue 38 allows. */
-    private static final long SLACK_MS = 30;
+    /**
+     * Process start, key generation and exit around the two round trips: issue 38's 30 ms on an idle
+     * machine (223 to 256 ms in h3-peers.sh's runs), 88 in a fresh-clone run at load average 10; under
+     * a third round trip either way, which a Retry costs before any of it.
+     */
+    private static final long SLACK_MS = RTT_MS - 1;
 
     @Test
     void shouldAnswerANewConnectionsFirstRequestInTwoRoundTripsWhenNoRetryIsAsked(@TempDir Path downloads) throws Exception {
         Ngtcp2Client.assumeInstalled();
         try (KernelServer server = start(QuicOptions.defaults())) {
             fetch(server, downloads);
-            Ngtcp2Client fastest = fastestOf(3, server, downloads);
+            Ngtcp2Client fastest = fastestOf(5, server, downloads);
 
             assertThat(fastest.receivedRetry()).as("a Retry in gtlsclient's log").isFalse();
             assertThat(fastest.millisToStatus(0)).as("first packet to the response (ms)").isLessThan(2 * RTT_MS + RTT_MS / 2);
