@@ -68,7 +68,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
     /** The connection is ready: takes its handshake time if this exchange opened it, and asks for a stream. */
     void connected() {
-        connectNanos = connection.claimConnectNanos();
+        connectNanos = connection.claimConnectNanos(startNanos);
         connection.openStream(this);
     }
 
