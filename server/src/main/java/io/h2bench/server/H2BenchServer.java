@@ -47,6 +47,7 @@ public final class H2BenchServer implements AutoCloseable {
     private final String host;
     private final LinkProfile network;
     private final NetworkEngine.Choice engine;
+    private final TlsProfile tlsProfile;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
                           Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, Http3Listener h3,
@@ -62,6 +63,7 @@ public final class H2BenchServer implements AutoCloseable {
         this.host = engine.link() != null ? engine.link().serverAddress() : uriHost(settings.bind());
         this.network = settings.network();
         this.engine = engine;
+        this.tlsProfile = settings.tlsProfile();
     }
 
     /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
@@ -92,7 +94,7 @@ public final class H2BenchServer implements AutoCloseable {
         threads.setName("h2bench-server");
         Server server = new Server(threads);
         AltSvc altSvc = new AltSvc();
-        Connectors factory = new Connectors(server, tls, altSvc);
+        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), altSvc);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
         Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
@@ -244,6 +246,11 @@ public final class H2BenchServer implements AutoCloseable {
         return tls;
     }
 
+    /** The certificate kind a generated key store gets and the cipher order ({@code --tls-profile}). */
+    public TlsProfile tlsProfile() {
+        return tlsProfile;
+    }
+
     /** Blocks until the server stops (Ctrl-C in the console). */
     public void join() throws InterruptedException {
         server.join();
@@ -266,7 +273,8 @@ public final class H2BenchServer implements AutoCloseable {
             String password = settings.keystorePassword() == null ? "" : settings.keystorePassword();
             return TlsMaterial.load(settings.keystore(), password, false);
         }
-        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, addresses);
+        TlsProfile.KeyType keyType = settings.tlsProfile().keyType();
+        return TlsMaterial.load(TlsMaterial.defaultKeystore(keyType), TlsMaterial.GENERATED_PASSWORD, true, addresses, keyType);
     }
 
     private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, Http3Listener h3,

@@ -25,7 +25,35 @@ class MainTest {
 
         assertThat(code).isZero();
         assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port", "--h3-port",
-                "--keystore", "--keystore-password");
+                "--keystore", "--keystore-password", "--tls-profile");
+        assertThat(text(out)).contains("(default: web)");
+    }
+
+    @Test
+    void shouldSayWhatTheTlsListenersServeWhenStarted() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--h3-port", "0", "--", "true");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h2bench server: TLS ECDSA P-256 certificate ")
+                .contains("tls: profile web: ECDSA P-256 certificate, AES-128-GCM first (--tls-profile jsse: RSA 2048 and JSSE's order, as before)");
+    }
+
+    @Test
+    void shouldServeTheRsaCertificateAndJssesOrderAsBeforeWhenTheJsseProfileIsAsked() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--h3-port", "0",
+                "--tls-profile", "jsse", "--", "true");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h2bench server: TLS RSA 2048 certificate ", "localhost.p12")
+                .contains("tls: profile jsse: RSA 2048 certificate, JSSE's order (AES-256-GCM first)");
+    }
+
+    @Test
+    void shouldNameTheProfilesWhenTheTlsProfileIsUnknown() {
+        int code = run("--tls-profile", "rsa");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("--tls-profile").contains("web or jsse").contains("rsa");
     }
 
     @Test
