@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.SelectableChannel;
+import java.nio.channels.SocketChannel;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -48,10 +49,11 @@ public final class H2BenchServer implements AutoCloseable {
     private final LinkProfile network;
     private final NetworkEngine.Choice engine;
     private final TlsProfile tlsProfile;
+    private final WarmUp.Result warmUp;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
                           Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, Http3Listener h3,
-                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine) {
+                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine, WarmUp.Result warmUp) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
@@ -64,6 +66,7 @@ public final class H2BenchServer implements AutoCloseable {
         this.network = settings.network();
         this.engine = engine;
         this.tlsProfile = settings.tlsProfile();
+        this.warmUp = warmUp;
     }
 
     /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
@@ -138,6 +141,12 @@ public final class H2BenchServer implements AutoCloseable {
             server.stop();
             throw failure;
         }
+        WarmUp.Result warmUp = WarmUp.run(warmUpTargets(connectors, jettyHost), socketOpener(choice.link()), settings.warmUpConnections());
+        // A test or a user counts its own connections and requests, not the warm-up's.
+        accepted.values().forEach(count -> count.set(0));
+        if (requests != null) {
+            requests.clear();
+        }
         Map<Listener, LatencyProxy> proxies = new EnumMap<>(Listener.class);
         if (emulated) {
             try {
@@ -148,7 +157,24 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice, warmUp);
+    }
+
+    /** Jetty's own address of each listener (behind the byte proxy: its internal port; a wildcard bind: loopback). */
+    private static Map<Listener, InetSocketAddress> warmUpTargets(Map<Listener, ServerConnector> connectors, String jettyHost) {
+        String host = switch (jettyHost) {
+            case "0.0.0.0" -> "127.0.0.1";
+            case "::" -> "::1";
+            default -> jettyHost;
+        };
+        Map<Listener, InetSocketAddress> targets = new EnumMap<>(Listener.class);
+        connectors.forEach((listener, connector) -> targets.put(listener, new InetSocketAddress(host, connector.getLocalPort())));
+        return targets;
+    }
+
+    /** Sockets that reach the listeners: inside the kernel link's namespace when there is one, where its address is local. */
+    private static WarmUp.SocketOpener socketOpener(KernelLink link) {
+        return link == null ? SocketChannel::open : () -> link.inNamespace(SocketChannel::open);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -249,6 +275,11 @@ public final class H2BenchServer implements AutoCloseable {
     /** The certificate kind a generated key store gets and the cipher order ({@code --tls-profile}). */
     public TlsProfile tlsProfile() {
         return tlsProfile;
+    }
+
+    /** The connections the server made to itself before it was ready ({@link WarmUp}). */
+    public WarmUp.Result warmUp() {
+        return warmUp;
     }
 
     /** Blocks until the server stops (Ctrl-C in the console). */

@@ -52,6 +52,11 @@ public final class Main implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}). With --keystore it sets the cipher order only.")
     TlsProfile tlsProfile = TlsProfile.WEB;
 
+    @Option(names = "--warm-up", paramLabel = "CONNECTIONS",
+            description = "New connections the server makes to each of its TCP listeners before it is ready, so that the JIT "
+                    + "has compiled TLS, HTTP/1.1 and HTTP/2 before the first client; 0 = none (default: ${DEFAULT-VALUE}).")
+    int warmUp = WarmUp.DEFAULT_CONNECTIONS;
+
     @Option(names = "--max-connections", paramLabel = "N",
             description = "Open connections per listener; more are closed at once (default: ${DEFAULT-VALUE}).")
     int maxConnections = ServerSettings.DEFAULT_MAX_CONNECTIONS;
@@ -152,7 +157,8 @@ public final class Main implements Callable<Integer> {
                 .withH3Port(h3Port)
                 .withConnectionCaps(maxConnections, maxConnectionsPerClient)
                 .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry))
-                .withTlsProfile(tlsProfile);
+                .withTlsProfile(tlsProfile)
+                .withWarmUp(warmUp);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
@@ -165,6 +171,9 @@ public final class Main implements Callable<Integer> {
         out.println("tls: profile " + profile.flagValue() + ": " + (keystore == null ? profile.description() : tls.keyDescription()
                 + " certificate (--keystore), " + profile.description().replaceFirst("^.*certificate, ", ""))
                 + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : ""));
+        WarmUp.Result warmed = server.warmUp();
+        out.println("warm-up: " + (warmed.connections() == 0 && warmed.failure() == null ? "none (--warm-up 0)"
+                : warmed.describe() + ", before the first client (--warm-up 0 skips it)"));
         out.println("network: " + server.network().describe());
         EngineBanner.print(out, server);
         for (Listener listener : Listener.values()) {

@@ -117,7 +117,7 @@ class EngineChoiceTest {
         }
         // C1 only and the serial collector: a short-lived server, half the CPU of the defaults when cores are busy.
         return List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Duser.home=" + home(), "-cp", cp, Main.class.getName(), "--h1-port", "0", "--tls-port", "0",
-                "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--",
+                "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--warm-up", "0", "--",
                 "sh", "-c", "echo client got $(curl -s -o /dev/null -w '%{http_code}' "
                         + "http://$H2BENCH_HOST:$H2BENCH_H1_PORT/small-text.txt)");
     }
