@@ -40,6 +40,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
@@ -58,6 +59,8 @@ public final class TlsMaterial {
     static final String ALIAS = "h2bench";
     /** The DNS names of a generated certificate; its IP addresses are 127.0.0.1 and ::1. */
     static final List<String> DNS_NAMES = List.of("localhost", "h2bench.test", "*.h2bench.test");
+    /** Not registered with the JCA: only the generated EC key comes from it. */
+    private static final BouncyCastleProvider BOUNCY_CASTLE = new BouncyCastleProvider();
 
     private final Path keystore;
     private final String password;
@@ -147,10 +150,15 @@ public final class TlsMaterial {
     private static void writeSelfSigned(Path keystore, String password, Set<String> names, TlsProfile.KeyType keyType)
             throws IOException {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance(keyType.algorithm());
+            KeyPairGenerator generator;
             if (keyType == TlsProfile.KeyType.ECDSA_P256) {
+                // BouncyCastle's EC key encodes its public key inside the private one (RFC 5915's optional
+                // field), as OpenSSL's does; the JDK's leaves it out, and GnuTLS (gtlsserver) then refuses
+                // the exported key ("ASN1 parser: Element was not found").
+                generator = KeyPairGenerator.getInstance(keyType.algorithm(), BOUNCY_CASTLE);
                 generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
             } else {
+                generator = KeyPairGenerator.getInstance(keyType.algorithm());
                 generator.initialize(keyType.bits(), new SecureRandom());
             }
             KeyPair pair = generator.generateKeyPair();

@@ -82,6 +82,11 @@ class TlsMaterialTest {
         X509Certificate certificate = (X509Certificate) keyStore(store).getCertificate(TlsMaterial.ALIAS);
         assertThat(certificate.getSigAlgName()).isEqualTo("SHA256withECDSA");
         assertThat(TlsMaterial.defaultKeystore().getFileName()).hasToString("localhost-ecdsa.p12");
+        // GnuTLS (gtlsserver, the h3 peers' server) reads an exported EC key only with its public key inside.
+        byte[] pkcs8 = keyStore(store).getKey(TlsMaterial.ALIAS, "secret".toCharArray()).getEncoded();
+        org.bouncycastle.asn1.sec.ECPrivateKey inner = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(
+                org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pkcs8).parsePrivateKey());
+        assertThat(inner.getPublicKey()).as("the public key inside the private key's encoding").isNotNull();
     }
 
     @Test
