@@ -37,7 +37,7 @@ import javax.net.ssl.X509TrustManager;
  * 1.8, and 2.2 ms from a request to its response where Caddy took 0.6 (both with the RSA key); after
  * 1,000 connections per listener it took 1.8 and 0.8-0.9. A maintained server is native code and
  * answers its first client as fast as its thousandth; a cold comparison against a fresh h2bench
- * measured its JIT. The warm-up ends when the JIT has compiled what it queued ({@link #settle}).
+ * measured its JIT. The warm-up ends when the JIT has compiled what it queued (see settle).
  * The connections go straight to Jetty (inside the kernel link's namespace, over its loopback), so
  * no emulated network slows them and no link counter sees them.
  */
