@@ -103,10 +103,11 @@ class Http3WireBytesTest {
         long lastEnd = samples.get(samples.size() - 1).getEndTime() * 1_000;
         System.out.printf("h3 wire bytes after the last sample: %s%n", after.stream()
                 .map(d -> (d.toServer() ? ">" : "<") + d.payload()).collect(Collectors.joining(" ")));
-        assertThat(after).as("datagrams after the last sample").allSatisfy(datagram -> {
-            assertThat(datagram.payload()).isLessThanOrEqualTo(ACK_ONLY_MAX);
-            assertThat(datagram.micros()).isGreaterThan(lastEnd - CLOCK_SLACK_MICROS);
-        });
+        // ACKs only, and no time asked of them: as between samples (c7efd85), the server's ACK of the page's last
+        // request can arrive while the client still handles the page's last datagram, and the ledger gives it to
+        // the next sample, here none (a 44-byte one came 13 ms before the page's end on the busy machine, 2026-11-28).
+        assertThat(after).as("datagrams after the last sample (the last ended at %d µs)", lastEnd)
+                .allSatisfy(datagram -> assertThat(datagram.payload()).isLessThanOrEqualTo(ACK_ONLY_MAX));
         // The first sample opened the connection: its first datagram is the client's Initial, padded to 1,200 bytes.
         assertThat(sent.get(0).payload()).isGreaterThanOrEqualTo(1_200);
     }
