@@ -82,7 +82,7 @@ fi
 javac -d "$run/classes" "$root"/benchmarks/chromium/*.java
 chromium() { # MODE ROUND
   java ${capture:+"-Dnetlog=$run/chromium-$1-$2.netlog.json"} -cp "$run/classes" ChromiumPageLoads "https://h2bench.test:$port/" "$host" \
-    "$HOME/.h2bench/localhost.p12" h2bench "$loads" "$gap_ms" "$1" "$how" "$run/chromium-$1-$2.csv"
+    "$(server_keystore "$run")" h2bench "$loads" "$gap_ms" "$1" "$how" "$run/chromium-$1-$2.csv"
 }
 sampler() { # MODE ROUND
   local cold=false

@@ -177,7 +177,7 @@ done
 in_link() { nsenter --net="$link_net" "$@"; }
 
 # The peers serve h2bench's own certificate (the first start generated it with the link's address).
-keystore="$HOME/.h2bench/localhost.p12"
+keystore="$(server_keystore "$out")"
 openssl pkcs12 -in "$keystore" -passin pass:h2bench -nocerts -nodes 2>/dev/null | openssl pkey -out "$tmp/key.pem" &&
   openssl pkcs12 -in "$keystore" -passin pass:h2bench -nokeys -clcerts 2>/dev/null | openssl x509 -out "$tmp/cert.pem" ||
   { echo "h3-peers.sh: could not export the certificate and key from $keystore (password h2bench)" >&2; exit 1; }

@@ -88,6 +88,12 @@ server_network() {
   echo "$network${quic:+; h3: $quic}"
 }
 
+# server_keystore RUN_DIR: the key store the banner names ("h2bench server: TLS [KEY ]certificate
+# PATH[ (generated now)], SHA-256 ..."): the generated one (password h2bench) unless --keystore
+server_keystore() {
+  sed -n 's/^h2bench server: TLS.* certificate \(.*\), SHA-256 .*/\1/p' "$1/server.log" | sed 's/ (generated now)$//' | head -1
+}
+
 stop_server() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     echo "== stopping the server (pid $server_pid)"

@@ -1,7 +1,6 @@
 package io.h2bench.server;
 
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
-import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -21,12 +20,14 @@ final class Connectors {
 
     private final Server server;
     private final TlsMaterial tls;
+    private final TlsProfile profile;
     private final AltSvc altSvc;
 
     /** {@code altSvc} announces the h3 listener on the TLS listeners' HTTP/1.1 responses (HTTP/2's: Jetty's factory). */
-    Connectors(Server server, TlsMaterial tls, AltSvc altSvc) {
+    Connectors(Server server, TlsMaterial tls, TlsProfile profile, AltSvc altSvc) {
         this.server = server;
         this.tls = tls;
+        this.profile = profile;
         this.altSvc = altSvc;
     }
 
@@ -112,8 +113,9 @@ final class Connectors {
         ssl.setKeyStorePassword(tls.password());
         ssl.setKeyStoreType("PKCS12");
         ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
-        // RFC 7540 9.2.2: put the ciphers HTTP/2 allows first.
-        ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        // The profile's order (AES-128-GCM first by default, as Caddy and browsers), then RFC 7540 9.2.2's:
+        // the ciphers HTTP/2 allows first. The server's order decides, not the client's.
+        ssl.setCipherComparator(profile.cipherOrder());
         ssl.setUseCipherSuitesOrder(true);
         return ssl;
     }

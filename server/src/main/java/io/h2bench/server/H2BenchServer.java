@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.SelectableChannel;
+import java.nio.channels.SocketChannel;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +48,12 @@ public final class H2BenchServer implements AutoCloseable {
     private final String host;
     private final LinkProfile network;
     private final NetworkEngine.Choice engine;
+    private final TlsProfile tlsProfile;
+    private final WarmUp.Result warmUp;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
                           Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, Http3Listener h3,
-                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine) {
+                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine, WarmUp.Result warmUp) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
@@ -62,6 +65,8 @@ public final class H2BenchServer implements AutoCloseable {
         this.host = engine.link() != null ? engine.link().serverAddress() : uriHost(settings.bind());
         this.network = settings.network();
         this.engine = engine;
+        this.tlsProfile = settings.tlsProfile();
+        this.warmUp = warmUp;
     }
 
     /** Starts every listener; a port already in use fails with a {@link PortInUseException}. */
@@ -92,7 +97,7 @@ public final class H2BenchServer implements AutoCloseable {
         threads.setName("h2bench-server");
         Server server = new Server(threads);
         AltSvc altSvc = new AltSvc();
-        Connectors factory = new Connectors(server, tls, altSvc);
+        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), altSvc);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
         Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
@@ -136,6 +141,12 @@ public final class H2BenchServer implements AutoCloseable {
             server.stop();
             throw failure;
         }
+        WarmUp.Result warmUp = WarmUp.run(warmUpTargets(connectors, jettyHost), socketOpener(choice.link()), settings.warmUpConnections());
+        // A test or a user counts its own connections and requests, not the warm-up's.
+        accepted.values().forEach(count -> count.set(0));
+        if (requests != null) {
+            requests.clear();
+        }
         Map<Listener, LatencyProxy> proxies = new EnumMap<>(Listener.class);
         if (emulated) {
             try {
@@ -146,7 +157,24 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice, warmUp);
+    }
+
+    /** Jetty's own address of each listener (behind the byte proxy: its internal port; a wildcard bind: loopback). */
+    private static Map<Listener, InetSocketAddress> warmUpTargets(Map<Listener, ServerConnector> connectors, String jettyHost) {
+        String host = switch (jettyHost) {
+            case "0.0.0.0" -> "127.0.0.1";
+            case "::" -> "::1";
+            default -> jettyHost;
+        };
+        Map<Listener, InetSocketAddress> targets = new EnumMap<>(Listener.class);
+        connectors.forEach((listener, connector) -> targets.put(listener, new InetSocketAddress(host, connector.getLocalPort())));
+        return targets;
+    }
+
+    /** Sockets that reach the listeners: inside the kernel link's namespace when there is one, where its address is local. */
+    private static WarmUp.SocketOpener socketOpener(KernelLink link) {
+        return link == null ? SocketChannel::open : () -> link.inNamespace(SocketChannel::open);
     }
 
     private static void startProxies(ServerSettings settings, Map<Listener, ServerConnector> connectors,
@@ -244,6 +272,16 @@ public final class H2BenchServer implements AutoCloseable {
         return tls;
     }
 
+    /** The certificate kind a generated key store gets and the cipher order ({@code --tls-profile}). */
+    public TlsProfile tlsProfile() {
+        return tlsProfile;
+    }
+
+    /** The connections the server made to itself before it was ready ({@link WarmUp}). */
+    public WarmUp.Result warmUp() {
+        return warmUp;
+    }
+
     /** Blocks until the server stops (Ctrl-C in the console). */
     public void join() throws InterruptedException {
         server.join();
@@ -266,7 +304,8 @@ public final class H2BenchServer implements AutoCloseable {
             String password = settings.keystorePassword() == null ? "" : settings.keystorePassword();
             return TlsMaterial.load(settings.keystore(), password, false);
         }
-        return TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, addresses);
+        TlsProfile.KeyType keyType = settings.tlsProfile().keyType();
+        return TlsMaterial.load(TlsMaterial.defaultKeystore(keyType), TlsMaterial.GENERATED_PASSWORD, true, addresses, keyType);
     }
 
     private static Exception bindFailure(ServerSettings settings, Map<Listener, ServerConnector> connectors, Http3Listener h3,

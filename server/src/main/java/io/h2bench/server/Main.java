@@ -39,11 +39,23 @@ public final class Main implements Callable<Integer> {
     int h3Port = Http3Listener.ON_H2_PORT;
 
     @Option(names = "--keystore", paramLabel = "FILE",
-            description = "PKCS12 key store to serve TLS with (default: a self-signed certificate generated into ~/.h2bench/localhost.p12).")
+            description = "PKCS12 key store to serve TLS with, its key as it is (default: a self-signed certificate generated "
+                    + "into ~/.h2bench/localhost-ecdsa.p12, or localhost.p12 with --tls-profile jsse).")
     Path keystore;
 
     @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of --keystore.")
     String keystorePassword;
+
+    @Option(names = "--tls-profile", paramLabel = "NAME", converter = TlsProfileConverter.class,
+            description = "web: an ECDSA P-256 certificate and AES-128-GCM first, as Caddy and nginx serve browsers; "
+                    + "jsse: a 2048-bit RSA certificate and JSSE's order (AES-256-GCM first), as h2bench served before "
+                    + "(default: ${DEFAULT-VALUE}). With --keystore it sets the cipher order only.")
+    TlsProfile tlsProfile = TlsProfile.WEB;
+
+    @Option(names = "--warm-up", paramLabel = "CONNECTIONS",
+            description = "New connections the server makes to each of its TCP listeners before it is ready, so that the JIT "
+                    + "has compiled TLS, HTTP/1.1 and HTTP/2 before the first client; 0 = none (default: ${DEFAULT-VALUE}).")
+    int warmUp = WarmUp.DEFAULT_CONNECTIONS;
 
     @Option(names = "--max-connections", paramLabel = "N",
             description = "Open connections per listener; more are closed at once (default: ${DEFAULT-VALUE}).")
@@ -144,15 +156,24 @@ public final class Main implements Callable<Integer> {
                 .withPort(Listener.H2C, h2cPort)
                 .withH3Port(h3Port)
                 .withConnectionCaps(maxConnections, maxConnectionsPerClient)
-                .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry));
+                .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry))
+                .withTlsProfile(tlsProfile)
+                .withWarmUp(warmUp);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
 
     private void printBanner(H2BenchServer server) {
         TlsMaterial tls = server.tls();
-        out.println("h2bench server: TLS certificate " + tls.keystore()
+        out.println("h2bench server: TLS " + tls.keyDescription() + " certificate " + tls.keystore()
                 + (tls.generated() ? " (generated now)" : "") + ", SHA-256 " + tls.fingerprint());
+        TlsProfile profile = server.tlsProfile();
+        out.println("tls: profile " + profile.flagValue() + ": " + (keystore == null ? profile.description() : tls.keyDescription()
+                + " certificate (--keystore), " + profile.description().replaceFirst("^.*certificate, ", ""))
+                + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : ""));
+        WarmUp.Result warmed = server.warmUp();
+        out.println("warm-up: " + (warmed.connections() == 0 && warmed.failure() == null ? "none (--warm-up 0)"
+                : warmed.describe() + ", before the first client (--warm-up 0 skips it)"));
         out.println("network: " + server.network().describe());
         EngineBanner.print(out, server);
         for (Listener listener : Listener.values()) {
@@ -167,6 +188,14 @@ public final class Main implements Callable<Integer> {
         out.println();
         out.println("h2bench server ready; Ctrl-C stops it.");
         out.flush();
+    }
+
+    /** {@code --tls-profile web|jsse}, in any case. */
+    static final class TlsProfileConverter implements CommandLine.ITypeConverter<TlsProfile> {
+        @Override
+        public TlsProfile convert(String value) {
+            return TlsProfile.of(value);
+        }
     }
 
     private void printH3(H2BenchServer server) {

@@ -28,6 +28,11 @@ final class RequestCounter extends Handler.Wrapper {
         return super.handle(request, response, callback);
     }
 
+    /** Forgets every count: the server's warm-up requests are no client's. */
+    void clear() {
+        counts.clear();
+    }
+
     long count(String pathAndQuery) {
         LongAdder count = counts.get(pathAndQuery);
         return count == null ? 0 : count.sum();

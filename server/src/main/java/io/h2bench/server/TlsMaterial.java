@@ -15,6 +15,9 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +40,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
@@ -44,7 +48,9 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * {@code 127.0.0.1}, {@code ::1}, {@code h2bench.test} and {@code *.h2bench.test} (seed 001's
  * 16 origins), and every other address the server answers on, generated on first use and reused
  * afterwards; a generated one that lacks a name (written by an older version, or for another link)
- * is generated again.
+ * or holds another kind of key is generated again. Each kind of key ({@link TlsProfile.KeyType})
+ * has a file of its own, so an ECDSA and an RSA certificate (and versions before issue 42, which
+ * use the RSA one) never take turns rewriting one file.
  */
 public final class TlsMaterial {
 
@@ -53,25 +59,34 @@ public final class TlsMaterial {
     static final String ALIAS = "h2bench";
     /** The DNS names of a generated certificate; its IP addresses are 127.0.0.1 and ::1. */
     static final List<String> DNS_NAMES = List.of("localhost", "h2bench.test", "*.h2bench.test");
+    /** Not registered with the JCA: only the generated EC key comes from it. */
+    private static final BouncyCastleProvider BOUNCY_CASTLE = new BouncyCastleProvider();
 
     private final Path keystore;
     private final String password;
     private final String fingerprint;
+    private final String keyDescription;
     private final boolean generated;
 
-    private TlsMaterial(Path keystore, String password, String fingerprint, boolean generated) {
+    private TlsMaterial(Path keystore, String password, String fingerprint, String keyDescription, boolean generated) {
         this.keystore = keystore;
         this.password = password;
         this.fingerprint = fingerprint;
+        this.keyDescription = keyDescription;
         this.generated = generated;
     }
 
-    /** The default location of the generated key store: {@code ~/.h2bench/localhost.p12}. */
+    /** The default location of the generated key store: {@code ~/.h2bench/localhost-ecdsa.p12} (the default profile's key). */
     public static Path defaultKeystore() {
-        return Path.of(System.getProperty("user.home"), ".h2bench", "localhost.p12");
+        return defaultKeystore(TlsProfile.WEB.keyType());
     }
 
-    /** Loads {@code keystore}; if {@code generateIfMissing} and it does not exist, creates it first. */
+    /** Where a generated key store with this kind of key is kept: {@code ~/.h2bench/localhost-ecdsa.p12} or {@code localhost.p12} (RSA). */
+    public static Path defaultKeystore(TlsProfile.KeyType keyType) {
+        return Path.of(System.getProperty("user.home"), ".h2bench", keyType.fileName());
+    }
+
+    /** Loads {@code keystore}; if {@code generateIfMissing} and it does not exist, creates it first (ECDSA P-256). */
     public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing) throws IOException {
         return load(keystore, password, generateIfMissing, List.of());
     }
@@ -83,22 +98,30 @@ public final class TlsMaterial {
      */
     public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing, Collection<String> addresses)
             throws IOException {
+        return load(keystore, password, generateIfMissing, addresses, TlsProfile.WEB.keyType());
+    }
+
+    /** The same, generating a {@code keyType} key; a generated store that holds another kind of key is generated again. */
+    public static TlsMaterial load(Path keystore, String password, boolean generateIfMissing, Collection<String> addresses,
+                                   TlsProfile.KeyType keyType) throws IOException {
         boolean generated = false;
         if (!Files.exists(keystore) && !generateIfMissing) {
             throw new IOException("key store not found: " + keystore);
         }
         if (generateIfMissing) {
-            Set<String> named = Files.exists(keystore) ? alternativeNames(keystore, password) : Set.of();
+            boolean exists = Files.exists(keystore);
+            Set<String> named = exists ? alternativeNames(keystore, password) : Set.of();
             Set<String> needed = new TreeSet<>(DNS_NAMES);
             needed.addAll(ipAddresses(List.of("127.0.0.1", "::1")));
             needed.addAll(ipAddresses(addresses));
-            if (!named.containsAll(needed)) {
+            if (!named.containsAll(needed) || exists && !keyType.algorithm().equals(certificate(keystore, password).getPublicKey().getAlgorithm())) {
                 needed.addAll(named);
-                writeSelfSigned(keystore, password, needed);
+                writeSelfSigned(keystore, password, needed, keyType);
                 generated = true;
             }
         }
-        return new TlsMaterial(keystore, password, fingerprintOf(keystore, password), generated);
+        X509Certificate certificate = certificate(keystore, password);
+        return new TlsMaterial(keystore, password, fingerprintOf(certificate), describe(certificate), generated);
     }
 
     public Path keystore() {
@@ -114,17 +137,32 @@ public final class TlsMaterial {
         return fingerprint;
     }
 
+    /** The certificate's key as a client sees it: {@code ECDSA P-256}, {@code RSA 2048}. */
+    public String keyDescription() {
+        return keyDescription;
+    }
+
     /** True when this start created the key store. */
     public boolean generated() {
         return generated;
     }
 
-    private static void writeSelfSigned(Path keystore, String password, Set<String> names) throws IOException {
+    private static void writeSelfSigned(Path keystore, String password, Set<String> names, TlsProfile.KeyType keyType)
+            throws IOException {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048, new SecureRandom());
+            KeyPairGenerator generator;
+            if (keyType == TlsProfile.KeyType.ECDSA_P256) {
+                // BouncyCastle's EC key encodes its public key inside the private one (RFC 5915's optional
+                // field), as OpenSSL's does; the JDK's leaves it out, and GnuTLS (gtlsserver) then refuses
+                // the exported key ("ASN1 parser: Element was not found").
+                generator = KeyPairGenerator.getInstance(keyType.algorithm(), BOUNCY_CASTLE);
+                generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
+            } else {
+                generator = KeyPairGenerator.getInstance(keyType.algorithm());
+                generator.initialize(keyType.bits(), new SecureRandom());
+            }
             KeyPair pair = generator.generateKeyPair();
-            X509Certificate certificate = selfSign(pair, names);
+            X509Certificate certificate = selfSign(pair, names, keyType.signature());
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setKeyEntry(ALIAS, pair.getPrivate(), password.toCharArray(), new Certificate[] {certificate});
@@ -141,7 +179,7 @@ public final class TlsMaterial {
         }
     }
 
-    private static X509Certificate selfSign(KeyPair pair, Set<String> dnsNamesAndAddresses)
+    private static X509Certificate selfSign(KeyPair pair, Set<String> dnsNamesAndAddresses, String signature)
             throws GeneralSecurityException, OperatorCreationException, IOException {
         X500Name subject = new X500Name("CN=localhost, O=h2bench test server");
         Instant now = Instant.now();
@@ -159,7 +197,7 @@ public final class TlsMaterial {
         builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
         builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-        ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate());
+        ContentSigner signer = new JcaContentSignerBuilder(signature).build(pair.getPrivate());
         return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
     }
 
@@ -199,15 +237,36 @@ public final class TlsMaterial {
         return name.contains(":") || name.chars().allMatch(c -> c == '.' || Character.isDigit(c));
     }
 
-    private static String fingerprintOf(Path keystore, String password) throws IOException {
+    /** The store's first certificate (the server's: a PKCS12 store of ours, or the user's, has one key entry). */
+    private static X509Certificate certificate(Path keystore, String password) throws IOException {
         try (InputStream in = Files.newInputStream(keystore)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, password == null ? null : password.toCharArray());
             String alias = store.aliases().nextElement();
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(store.getCertificate(alias).getEncoded());
-            return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
-        } catch (IOException | GeneralSecurityException | java.util.NoSuchElementException e) {
+            return (X509Certificate) store.getCertificate(alias);
+        } catch (IOException | GeneralSecurityException | java.util.NoSuchElementException | ClassCastException e) {
             throw new IOException("cannot read key store " + keystore + ": " + e.getMessage(), e);
         }
+    }
+
+    private static String fingerprintOf(X509Certificate certificate) throws IOException {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
+            return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot read the certificate: " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(X509Certificate certificate) {
+        if (certificate.getPublicKey() instanceof ECPublicKey ec) {
+            // The JDK names its curves "secp256r1 [NIST P-256, X9.62 prime256v1] (1.2.840.10045.3.1.7)"
+            return ec.getParams().toString().contains("P-256") ? "ECDSA P-256"
+                    : "ECDSA " + ec.getParams().getCurve().getField().getFieldSize() + "-bit";
+        }
+        if (certificate.getPublicKey() instanceof RSAPublicKey rsa) {
+            return "RSA " + rsa.getModulus().bitLength();
+        }
+        return certificate.getPublicKey().getAlgorithm();
     }
 }

@@ -20,7 +20,7 @@ class ClientCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
         int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--",
+                "--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--warm-up", "0", "--",
                 "sh", "-c", "test -n \"$H2BENCH_HOST\" && test \"$H2BENCH_H2_PORT\" -gt 0 && exit 3");
 
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(3);

@@ -25,12 +25,43 @@ class MainTest {
 
         assertThat(code).isZero();
         assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port", "--h3-port",
-                "--keystore", "--keystore-password");
+                "--keystore", "--keystore-password", "--tls-profile", "--warm-up");
+        assertThat(text(out)).contains("(default: web)", "(default: " + WarmUp.DEFAULT_CONNECTIONS + ")");
+    }
+
+    @Test
+    void shouldSayWhatTheTlsListenersServeAndHowTheServerWarmedUpWhenStarted() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--h3-port", "0",
+                "--warm-up", "2", "--", "true");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h2bench server: TLS ECDSA P-256 certificate ")
+                .contains("tls: profile web: ECDSA P-256 certificate, AES-128-GCM first (--tls-profile jsse: RSA 2048 and JSSE's order, as before)")
+                .contains("warm-up: 8 connections to its own listeners in ");
+    }
+
+    @Test
+    void shouldServeTheRsaCertificateAndJssesOrderAsBeforeWhenTheJsseProfileIsAsked() {
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--h3-port", "0",
+                "--tls-profile", "jsse", "--warm-up", "0", "--", "true");
+
+        assertThat(code).as(text(err)).isZero();
+        assertThat(text(out)).contains("h2bench server: TLS RSA 2048 certificate ", "localhost.p12")
+                .contains("tls: profile jsse: RSA 2048 certificate, JSSE's order (AES-256-GCM first)")
+                .contains("warm-up: none (--warm-up 0)");
+    }
+
+    @Test
+    void shouldNameTheProfilesWhenTheTlsProfileIsUnknown() {
+        int code = run("--tls-profile", "rsa");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(text(err)).contains("--tls-profile").contains("web or jsse").contains("rsa");
     }
 
     @Test
     void shouldShowH3OnTheH2PortNumberAndTellTheClientWhenNoPortIsGiven() {
-        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--",
+        int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0", "--warm-up", "0", "--",
                 "sh", "-c", "test \"$H2BENCH_H3_PORT\" = \"$H2BENCH_H2_PORT\"");
 
         assertThat(code).as(text(err)).isZero();
@@ -40,7 +71,7 @@ class MainTest {
     @Test
     void shouldSayWhyThereIsNoH3WhenTheByteProxyEmulatesTheNetwork() {
         int code = run("--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
-                "--engine", "proxy", "--latency", "10ms", "--", "sh", "-c", "test -z \"$H2BENCH_H3_PORT\"");
+                "--engine", "proxy", "--latency", "10ms", "--warm-up", "0", "--", "sh", "-c", "test -z \"$H2BENCH_H3_PORT\"");
 
         assertThat(code).as(text(err)).isZero();
         assertThat(text(out)).contains("h3 - not started: the byte proxy relays TCP only, and QUIC is UDP");

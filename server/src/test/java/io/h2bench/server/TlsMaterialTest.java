@@ -73,6 +73,62 @@ class TlsMaterialTest {
     }
 
     @Test
+    void shouldGenerateAnEcdsaP256KeyWhenNoProfileIsNamed(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost-ecdsa.p12");
+
+        TlsMaterial tls = TlsMaterial.load(store, "secret", true);
+
+        assertThat(tls.keyDescription()).isEqualTo("ECDSA P-256");
+        X509Certificate certificate = (X509Certificate) keyStore(store).getCertificate(TlsMaterial.ALIAS);
+        assertThat(certificate.getSigAlgName()).isEqualTo("SHA256withECDSA");
+        assertThat(TlsMaterial.defaultKeystore().getFileName()).hasToString("localhost-ecdsa.p12");
+        // GnuTLS (gtlsserver, the h3 peers' server) reads an exported EC key only with its public key inside.
+        byte[] pkcs8 = keyStore(store).getKey(TlsMaterial.ALIAS, "secret".toCharArray()).getEncoded();
+        org.bouncycastle.asn1.sec.ECPrivateKey inner = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(
+                org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pkcs8).parsePrivateKey());
+        assertThat(inner.getPublicKey()).as("the public key inside the private key's encoding").isNotNull();
+    }
+
+    @Test
+    void shouldKeepTheRsaKeyInTheFileOlderVersionsUseWhenTheJsseProfileAsksForIt(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost.p12");
+
+        TlsMaterial tls = TlsMaterial.load(store, "secret", true, List.of(), TlsProfile.KeyType.RSA_2048);
+
+        assertThat(tls.keyDescription()).isEqualTo("RSA 2048");
+        assertThat(TlsMaterial.defaultKeystore(TlsProfile.KeyType.RSA_2048).getFileName()).hasToString("localhost.p12");
+        assertThat(TlsMaterial.load(store, "secret", true, List.of(), TlsProfile.KeyType.RSA_2048).generated()).isFalse();
+    }
+
+    @Test
+    void shouldGenerateAgainWhenAGeneratedStoreHoldsAnotherKindOfKey(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("localhost-ecdsa.p12");
+        TlsMaterial.load(store, "secret", true, List.of("198.18.0.2"), TlsProfile.KeyType.RSA_2048);
+
+        TlsMaterial renewed = TlsMaterial.load(store, "secret", true, List.of(), TlsProfile.KeyType.ECDSA_P256);
+
+        assertThat(renewed.generated()).isTrue();
+        assertThat(renewed.keyDescription()).isEqualTo("ECDSA P-256");
+        assertThat(alternativeNames(store)).as("the addresses it named before").contains("198.18.0.2");
+    }
+
+    @Test
+    void shouldServeTheUsersKeyAsItIsWhenTheStoreIsTheirs(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("mine.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "mine", "-keyalg", "RSA", "-keysize", "3072", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", "secret", "-dname", "CN=example").inheritIO().start();
+        assertThat(keytool.waitFor()).isZero();
+        byte[] before = Files.readAllBytes(store);
+
+        TlsMaterial tls = TlsMaterial.load(store, "secret", false);
+
+        assertThat(tls.keyDescription()).isEqualTo("RSA 3072");
+        assertThat(tls.generated()).isFalse();
+        assertThat(Files.readAllBytes(store)).isEqualTo(before);
+    }
+
+    @Test
     void shouldSaySoWhenThePasswordIsWrong(@TempDir Path dir) throws Exception {
         Path store = dir.resolve("localhost.p12");
         TlsMaterial.load(store, "secret", true);

@@ -47,13 +47,13 @@ class EngineChoiceTest {
             copy(Path.of(entry), classPath.resolve(i++ + "-" + Path.of(entry).getFileName()));
         }
         // The servers as nobody get this user's certificate, extended once to the first links' addresses,
-        // so that none spends seconds of a busy machine generating a 2048-bit key of its own.
+        // so that none spends time of a busy machine generating a key of its own.
         List<String> links = new ArrayList<>();
         for (int link = 0; link < 8; link++) {
             links.add(new LinkAddresses(link).serverAddress());
         }
         TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true, links);
-        Path keystore = Files.createDirectories(home().resolve(".h2bench")).resolve("localhost.p12");
+        Path keystore = Files.createDirectories(home().resolve(".h2bench")).resolve(TlsMaterial.defaultKeystore().getFileName());
         Files.copy(TlsMaterial.defaultKeystore(), keystore);
         Files.setPosixFilePermissions(keystore.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
         Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-rw-rw-"));
@@ -117,7 +117,7 @@ class EngineChoiceTest {
         }
         // C1 only and the serial collector: a short-lived server, half the CPU of the defaults when cores are busy.
         return List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Duser.home=" + home(), "-cp", cp, Main.class.getName(), "--h1-port", "0", "--tls-port", "0",
-                "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--",
+                "--h2-port", "0", "--h2c-port", "0", "--latency", "10ms", "--warm-up", "0", "--",
                 "sh", "-c", "echo client got $(curl -s -o /dev/null -w '%{http_code}' "
                         + "http://$H2BENCH_HOST:$H2BENCH_H1_PORT/small-text.txt)");
     }

@@ -59,7 +59,7 @@ class TeardownTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "--h1-port", "0", "--tls-port", "0", "--h2-port", "0", "--h2c-port", "0",
-                "--latency", "10ms", "--engine", "kernel");
+                "--latency", "10ms", "--engine", "kernel", "--warm-up", "0");
     }
 
     private static String deviceFromBanner(Process child) throws IOException {
