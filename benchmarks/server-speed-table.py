@@ -51,7 +51,7 @@ def results_table(rows):
                 'cpu': statistics.median(float(r['server_cpu_us_per_request']) for r in runs),
                 'rss': max(float(r['rss_mb']) for r in runs),
                 'client': statistics.median(float(r['client_cpu_pct']) for r in runs),
-                'errors': sum(int(r['errors']) for r in runs),
+                'errors': 'h2load did not end' if any(int(r['errors']) < 0 for r in runs) else sum(int(r['errors']) for r in runs),
                 'loads': [float(r['load1']) for r in runs],
             }
         h, n = figures['h2bench'], figures['nginx']

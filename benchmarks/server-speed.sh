@@ -121,10 +121,19 @@ rm -rf "$out"
 mkdir -p "$run"
 tmp="$(mktemp -d)"
 nginx_pid="" client_pid="" sampler_pid=""
+# tree_of PID: PID and its descendants, deepest first (the client's subshell, time, timeout, h2load)
+tree_of() {
+  ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 }
+    END { for (p in parent) { d = 0; for (q = p; q in parent && q != root; q = parent[q]) d++; if (q == root) print d, p } }' | sort -rn | cut -d' ' -f2
+}
 stop_all() {
   local pid
   for pid in "$client_pid" "$sampler_pid"; do
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      # shellcheck disable=SC2046 # a list of PIDs
+      kill $(tree_of "$pid") 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
   done
   stop_server >&2
   if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
@@ -285,8 +294,10 @@ load() {
   local warm_opts=()
   [ "$warm" -gt 0 ] && warm_opts=(--warm-up-time "$warm")
   ( TIMEFORMAT='%3U %3S'
-    { time h2load -c "$n" -D "$measured_s" ${warm_opts[@]+"${warm_opts[@]}"} "${h2load_opts[@]}" \
-        "$scheme://127.0.0.1:$port$(path_of "$body")" >"$dir/h2load.out" 2>&1; } 2>"$dir/client.time" ) &
+    # h2load 1.52 once went on loading for 10 minutes past its -D (h1-tls, 100 B, a loaded machine)
+    { time timeout --kill-after=5 $((warm + measured_s + 60)) h2load -c "$n" -D "$measured_s" \
+        ${warm_opts[@]+"${warm_opts[@]}"} "${h2load_opts[@]}" "$scheme://127.0.0.1:$port$(path_of "$body")" \
+        >"$dir/h2load.out" 2>&1 || echo "h2load did not end within 60 s of its time (exit $?)" >"$dir/failed"; } 2>"$dir/client.time" ) &
   client_pid=$!
   # h2load's warm-up timer starts as it starts: the server's CPU is read when it ends and when h2load exits
   sleep "$warm"
@@ -302,13 +313,15 @@ load() {
 }
 
 # figures DIR WALL: "requests req_per_s errors server_cpu_us_per_request rss_mb client_cpu_pct load1" of a load's DIR
+# (errors -1: h2load printed no summary)
 figures() {
   # h2load: "finished in 10.00s, 61453.12 req/s, 19.81MB/s" and
   # "requests: 1000 total, 1000 started, 1000 done, 1000 succeeded, 0 failed, 0 errored, 0 timeout"
   awk -v cpu="$(cat "$1/server.cpu")" -v rss="$(cat "$1/rss.kb")" -v client="$(cat "$1/client.cpu")" \
     -v wall="$2" -v load1="$(cat "$1/load1")" '
     /^finished in/ { rate = $4 + 0 } /^requests:/ { done = $8; errors = $10 + $12 + $14 }
-    END { printf "%d %.1f %d %.1f %.0f %.0f %s\n", done, rate, errors, done ? cpu * 1e6 / done : 0, rss / 1024,
+    END { if (!rate) { done = 0; errors = -1 } # no summary: h2load did not end (DIR/failed)
+          printf "%d %.1f %d %.1f %.0f %.0f %s\n", done, rate, errors, done ? cpu * 1e6 / done : 0, rss / 1024,
                  100 * client / wall, load1 }' "$1/h2load.out"
 }
 
