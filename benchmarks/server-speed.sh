@@ -180,7 +180,7 @@ daemon off;
 worker_processes 2;
 worker_rlimit_nofile $((most * 2 + 1000));
 pid $tmp/nginx/nginx.pid;
-error_log $tmp/nginx/error.log;
+error_log $(realpath -m "$run")/nginx-error.log;
 events { worker_connections $((most * 2 + 500)); }
 http {
   access_log off;
@@ -205,13 +205,13 @@ CONF
   cp "$tmp/nginx.conf" "$run/nginx.conf"
   setsid /usr/sbin/nginx -c "$tmp/nginx.conf" -p "$tmp/nginx" >"$run/nginx.out" 2>&1 &
   nginx_pid=$!
-  for _ in $(seq 1 50); do
-    curl -sf -o /dev/null "http://127.0.0.1:${nginx_ports[h1]}/option?size=100" && return 0
+  for _ in $(seq 1 100); do
+    curl -sf -o /dev/null "http://127.0.0.1:${nginx_ports[h1]}$(path_of "${bodies%% *}")" && return 0
     kill -0 "$nginx_pid" 2>/dev/null || break
     sleep 0.1
   done
-  echo "server-speed.sh: nginx did not start ($run/nginx.out, $tmp/nginx/error.log):" >&2
-  cat "$run/nginx.out" "$tmp/nginx/error.log" >&2 2>/dev/null || true
+  echo "server-speed.sh: nginx did not start ($run/nginx.out, $run/nginx-error.log):" >&2
+  cat "$run/nginx.out" "$run/nginx-error.log" >&2 2>/dev/null || true
   return 1
 }
 echo "== starting nginx ($(/usr/sbin/nginx -v 2>&1 | sed 's/^nginx version: //')) in a session of its own" >&2
