@@ -24,7 +24,8 @@ wait_for_line() {
 }
 
 # start_server RUN_DIR [SERVER OPTION...]: starts the jar ($server_jar if the caller set it, else the
-# build's), with extra options (e.g. --latency 100ms), waits
+# build's; under $server_launcher if set, e.g. setsid for a session of its own), with extra options
+# (e.g. --latency 100ms), waits
 # for its banner, sets server_ports to the -J options that point the plans at it: the ports and the
 # host (127.0.0.1, or the kernel link's server address when the network is emulated on that engine),
 # h3_port when the server has an h3 listener, else h3=false, with the banner's reason in server_no_h3
@@ -33,7 +34,7 @@ start_server() {
   local run="$1" port pair
   shift
   server_no_h3=""
-  java -jar "${server_jar:-$root/server/target/h2bench-server.jar}" --bind 127.0.0.1 \
+  ${server_launcher:-} java -jar "${server_jar:-$root/server/target/h2bench-server.jar}" --bind 127.0.0.1 \
     --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 "$@" >"$run/server.log" 2>&1 &
   server_pid=$!
   wait_for_line "$run/server.log" "server ready" "$server_pid" "the h2bench server" || return 1

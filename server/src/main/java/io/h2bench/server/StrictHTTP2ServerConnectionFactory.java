@@ -28,6 +28,6 @@ final class StrictHTTP2ServerConnectionFactory extends HTTP2ServerConnectionFact
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
-        return StreamErrors.answerDataOnClosedStreams(super.newConnection(connector, endPoint));
+        return StreamErrors.answerDataOnClosedStreams(Http2Writes.gathered(super.newConnection(connector, endPoint)));
     }
 }

@@ -20,7 +20,8 @@ import jakarta.servlet.http.HttpServletResponse;
  */
 public class OptionServlet extends HttpServlet {
 
-    private static final byte[] PATTERN = pattern();
+    /** 64 KiB of text lines, repeated for any size; held direct, so that writes go out whole (NonBlockingBody). */
+    private static final NonBlockingBody.Repeating PATTERN = NonBlockingBody.repeating(pattern());
 
     private transient ScheduledExecutorService timer;
 

@@ -1,9 +1,17 @@
 package io.h2bench.server.objects;
 
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
-/** One immutable object served from memory, with a strong validator derived from its bytes. */
-public record StaticObject(String path, String contentType, byte[] bytes, String etag) {
+/**
+ * One immutable object served from memory, with a strong validator derived from its bytes; {@code body}
+ * holds the same bytes in a direct buffer, which Jetty writes whole (NonBlockingBody).
+ */
+public record StaticObject(String path, String contentType, byte[] bytes, String etag, ByteBuffer body) {
+
+    public StaticObject(String path, String contentType, byte[] bytes, String etag) {
+        this(path, contentType, bytes, etag, NonBlockingBody.direct(bytes));
+    }
 
     public static StaticObject of(String path, String contentType, byte[] bytes) {
         CRC32 crc = new CRC32();

@@ -38,7 +38,7 @@ public class StaticObjectServlet extends HttpServlet {
             return;
         }
         response.setContentType(object.contentType());
-        NonBlockingBody.send(request, response, object.bytes());
+        NonBlockingBody.send(request, response, object.body());
     }
 
     private static boolean matches(String ifNoneMatch, String etag) {
