@@ -165,15 +165,7 @@ echo "   $network" >&2
 echo "   h2bench's QUIC: ${h2bench_quic:-not in the banner}" >&2
 
 # The link's server side is a network namespace of the server's own: one of its threads lives in it.
-self_net="$(readlink /proc/self/ns/net)"
-link_net=""
-for task in /proc/"$server_pid"/task/*; do
-  if [ "$(readlink "$task/ns/net" 2>/dev/null)" != "$self_net" ] && [ -n "$(readlink "$task/ns/net" 2>/dev/null)" ]; then
-    link_net="$task/ns/net"
-    break
-  fi
-done
-[ -n "$link_net" ] || { echo "h3-peers.sh: no thread of the server (pid $server_pid) is in another network namespace: is this the kernel engine? ($out/server.log)" >&2; exit 1; }
+link_net="$(link_namespace "$server_pid")" || { echo "h3-peers.sh: no thread of the server (pid $server_pid) is in another network namespace: is this the kernel engine? ($out/server.log)" >&2; exit 1; }
 in_link() { nsenter --net="$link_net" "$@"; }
 
 # The peers serve h2bench's own certificate (the first start generated it with the link's address).
@@ -229,26 +221,7 @@ case " $servers " in *" gtlsserver "*)
 esac
 case " $servers " in *" caddy "*)
   echo "== caddy at $host:$caddy_port ($(caddy version 2>/dev/null | cut -d' ' -f1))" >&2
-  # A client that connects to an IP address sends no SNI: default_sni picks the certificate.
-  cat >"$tmp/Caddyfile" <<CADDY
-{
-	admin off
-	auto_https off
-	default_sni localhost
-	servers {
-		protocols h1 h2 h3
-	}
-	log {
-		output discard
-	}
-}
-https://$host:$caddy_port {
-	bind $host
-	tls $tmp/cert.pem $tmp/key.pem
-	root * $tmp/docs
-	file_server
-}
-CADDY
+  caddy_h3_config "$host" "$caddy_port" "$tmp" >"$tmp/Caddyfile"
   HOME="$tmp/caddy" XDG_DATA_HOME="$tmp/caddy" XDG_CONFIG_HOME="$tmp/caddy" \
     nsenter --net="$link_net" caddy run --adapter caddyfile --config "$tmp/Caddyfile" >"$out/caddy.log" 2>&1 &
   caddy_pid=$!

@@ -175,25 +175,7 @@ case " $servers " in *" gtlsserver "*)
 esac
 case " $servers " in *" caddy "*)
   echo "== caddy at $host:$caddy_port ($(caddy version 2>/dev/null | cut -d' ' -f1))" >&2
-  cat >"$tmp/Caddyfile" <<CADDY
-{
-	admin off
-	auto_https off
-	default_sni localhost
-	servers {
-		protocols h1 h2 h3
-	}
-	log {
-		output discard
-	}
-}
-https://$host:$caddy_port {
-	bind $host
-	tls $tmp/cert.pem $tmp/key.pem
-	root * $tmp/docs
-	file_server
-}
-CADDY
+  caddy_h3_config "$host" "$caddy_port" "$tmp" >"$tmp/Caddyfile"
   HOME="$tmp/caddy" XDG_DATA_HOME="$tmp/caddy" XDG_CONFIG_HOME="$tmp/caddy" \
     caddy run --adapter caddyfile --config "$tmp/Caddyfile" >"$out/caddy.log" 2>&1 &
   caddy_pid=$!

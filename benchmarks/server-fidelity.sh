@@ -351,15 +351,7 @@ for latency in "${latency_list[@]}"; do
   echo "   $network" >&2
 
   # The link's server side is a network namespace of the server's own: one of its threads lives in it.
-  self_net="$(readlink /proc/self/ns/net)"
-  link_net=""
-  for task in /proc/"$server_pid"/task/*; do
-    if [ "$(readlink "$task/ns/net" 2>/dev/null)" != "$self_net" ] && [ -n "$(readlink "$task/ns/net" 2>/dev/null)" ]; then
-      link_net="$task/ns/net"
-      break
-    fi
-  done
-  [ -n "$link_net" ] || { echo "server-fidelity.sh: no thread of the server (pid $server_pid) is in another network namespace ($run_dir/server.log)" >&2; exit 1; }
+  link_net="$(link_namespace "$server_pid")" || { echo "server-fidelity.sh: no thread of the server (pid $server_pid) is in another network namespace ($run_dir/server.log)" >&2; exit 1; }
   in_link() { nsenter --net="$link_net" "$@"; }
 
   keystore="$(server_keystore "$run_dir")" password=h2bench

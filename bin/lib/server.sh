@@ -95,6 +95,45 @@ server_keystore() {
   sed -n 's/^h2bench server: TLS.* certificate \(.*\), SHA-256 .*/\1/p' "$1/server.log" | sed 's/ (generated now)$//' | head -1
 }
 
+# link_namespace PID: the ns/net path of a thread of PID in another network namespace than ours (the
+# kernel link's server side, where peers run beside the server with nsenter --net=PATH); fails if none
+link_namespace() {
+  local self task
+  self="$(readlink /proc/self/ns/net)"
+  for task in /proc/"$1"/task/*; do
+    if [ -n "$(readlink "$task/ns/net" 2>/dev/null)" ] && [ "$(readlink "$task/ns/net" 2>/dev/null)" != "$self" ]; then
+      echo "$task/ns/net"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# caddy_h3_config HOST PORT DIR: a Caddyfile serving DIR/docs over h1, h2 and h3 at HOST:PORT with
+# DIR/cert.pem and DIR/key.pem. A client that connects to an IP address sends no SNI: default_sni
+# picks the certificate.
+caddy_h3_config() {
+  cat <<CADDY
+{
+	admin off
+	auto_https off
+	default_sni localhost
+	servers {
+		protocols h1 h2 h3
+	}
+	log {
+		output discard
+	}
+}
+https://$1:$2 {
+	bind $1
+	tls $3/cert.pem $3/key.pem
+	root * $3/docs
+	file_server
+}
+CADDY
+}
+
 stop_server() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     echo "== stopping the server (pid $server_pid)"
