@@ -155,8 +155,12 @@ class ClientMeasurementsTest extends AgainstServer {
             assertThat(done.receivedBytes()).isGreaterThanOrEqualTo(done.bodyBytes());
             newConnections += done.newConnection() ? 1 : 0;
         }
-        assertThat(server.connectionsAccepted(listener)).isEqualTo(expectedConnections);
-        assertThat(newConnections).isEqualTo(expectedConnections);
+        // At most the allowed; over HTTP/1.1 more than one, but not always all six: since bodies leave the
+        // server in one write (issue 41) a response can end before the sixth connection opens, and the
+        // queued request then takes the freed one (5 of 6 in two fresh-clone runs of 2026-11-29).
+        long accepted = server.connectionsAccepted(listener);
+        assertThat(accepted).isBetween(expectedConnections == 1 ? 1L : 2L, (long) expectedConnections);
+        assertThat(newConnections).as("connections the samples say they opened").isEqualTo(accepted);
     }
 
     @ParameterizedTest
