@@ -79,23 +79,44 @@ public final class Comparison {
         return seen.stream().sorted(protocolOrder(seen)).toList();
     }
 
+    /**
+     * A sample whose message says it used another protocol than its label names (a declined h2c
+     * Upgrade, ALPN's http/1.1, h3 by Alt-Svc before the advertisement) measured that other protocol:
+     * it is counted apart and kept out of the row's figures.
+     */
     private static List<ComparisonRow> rowsFor(String object, Map<String, List<Sample>> byProtocol) {
         List<String> protocols = byProtocol.keySet().stream()
                 .sorted(protocolOrder(List.copyOf(byProtocol.keySet())))
                 .toList();
         double baseline = byProtocol.containsKey(BASELINE)
-                ? timesOfSuccesses(byProtocol.get(BASELINE)).median()
+                ? timesOfSuccesses(asAsked(byProtocol.get(BASELINE))).median()
                 : Double.NaN;
         List<ComparisonRow> rows = new ArrayList<>();
         for (String protocol : protocols) {
-            List<Sample> samples = byProtocol.get(protocol);
+            List<Sample> all = byProtocol.get(protocol);
+            List<Sample> samples = asAsked(all);
             Statistics times = timesOfSuccesses(samples);
             int errors = (int) samples.stream().filter(s -> !s.success()).count();
             double seed = SeedFigures.mean(object, protocol);
             rows.add(new ComparisonRow(object, protocol, samples.size(), errors, times.mean(), times.median(),
-                    times.percentile(90), times.median() / baseline, seed, times.median() / seed));
+                    times.percentile(90), times.median() / baseline, seed, times.median() / seed,
+                    all.size() - samples.size(), otherReason(all)));
         }
         return rows;
+    }
+
+    /** The samples that used the protocol their label names. */
+    private static List<Sample> asAsked(List<Sample> samples) {
+        return samples.stream().filter(s -> ProtocolNote.in(s.responseMessage()).isEmpty()).toList();
+    }
+
+    /** The distinct notes of the samples that used another protocol: "HTTP/1.1 (reason)", joined. */
+    private static String otherReason(List<Sample> samples) {
+        return samples.stream()
+                .flatMap(s -> ProtocolNote.in(s.responseMessage()).stream())
+                .map(note -> note.used() + " (" + note.reason() + ")")
+                .distinct()
+                .collect(Collectors.joining("; "));
     }
 
     private static Statistics timesOfSuccesses(List<Sample> samples) {

@@ -51,6 +51,7 @@ public final class ComparisonReading {
             }
             lines.add("- **" + (object.isEmpty() ? "all samples" : object) + "**: " + String.join("; ", parts) + ".");
         }
+        lines.addAll(otherProtocols(comparison));
         if (comparison.hasSeedFigures()) {
             lines.add("");
             String here = conditions.plainLoopback()
@@ -68,6 +69,16 @@ public final class ComparisonReading {
                     + conditions.h3Explanation() + ").");
         }
         return lines;
+    }
+
+    /** One line per row with samples that used another protocol than their label names, which no figure holds. */
+    private static List<String> otherProtocols(Comparison comparison) {
+        return comparison.rows().stream()
+                .filter(row -> row.otherProtocol() > 0)
+                .map(row -> "- **" + new LabelKey(row.protocol(), row.object()).label() + "**: " + row.otherProtocol()
+                        + " of " + (row.samples() + row.otherProtocol()) + " samples used " + row.otherReason()
+                        + "; they are counted apart and in none of this row's figures.")
+                .toList();
     }
 
     /** h2 / h1 of medians here, and the seed's h2 / h1 of means where it has both. */

@@ -9,6 +9,9 @@ package io.h2bench.report;
  * @param ratioToH1   this median divided by the median of {@code h1} for the same object, NaN without h1
  * @param seedMean    seed 000's mean for this object and protocol ({@link SeedFigures}), NaN where it has none
  * @param ratioToSeed this median divided by {@code seedMean}, NaN without one
+ * @param otherProtocol samples of this label that used another protocol than it names ({@link ProtocolNote}):
+ *                      counted apart, in none of the figures above
+ * @param otherReason  what those samples used and why, e.g. "HTTP/1.1 (h2c Upgrade declined by the server)"
  */
 public record ComparisonRow(
         String object,
@@ -20,5 +23,7 @@ public record ComparisonRow(
         double p90,
         double ratioToH1,
         double seedMean,
-        double ratioToSeed) {
+        double ratioToSeed,
+        int otherProtocol,
+        String otherReason) {
 }

@@ -14,7 +14,7 @@ import org.apache.commons.csv.CSVPrinter;
 public final class ComparisonTables {
 
     private static final String[] COLUMNS = {"object", "protocol", "mean_ms", "median_ms", "p90_ms", "n", "errors",
-        "median_ratio_to_h1", "seed000_mean_ms", "median_ratio_to_seed000"};
+        "median_ratio_to_h1", "seed000_mean_ms", "median_ratio_to_seed000", "other_protocol_n", "other_protocol"};
 
     private ComparisonTables() {
     }
@@ -25,7 +25,7 @@ public final class ComparisonTables {
             for (ComparisonRow row : comparison.rows()) {
                 csv.printRecord(row.object(), row.protocol(), number(row.mean(), 1), number(row.median(), 1),
                         number(row.p90(), 1), row.samples(), row.errors(), number(row.ratioToH1(), 3),
-                        number(row.seedMean(), 1), number(row.ratioToSeed(), 3));
+                        number(row.seedMean(), 1), number(row.ratioToSeed(), 3), row.otherProtocol(), row.otherReason());
             }
         }
     }
@@ -43,7 +43,8 @@ public final class ComparisonTables {
         md.append("## ").append(conditions.heading()).append("\n\n");
         md.append("From `").append(source).append("`. Elapsed time (last byte) in ms over successful samples;"
                 + " median and p90 by nearest rank, as JMeter's Aggregate Report; n counts every sample,"
-                + " errors the failed ones. Ratios are of medians (a series' first load opens its connections),"
+                + " errors the failed ones (samples that used another protocol than their label names are in"
+                + " neither: see the reading). Ratios are of medians (a series' first load opens its connections),"
                 + " to the median of `h1` for the same object");
         md.append(seed ? " and to seed 000's mean (Chrome DevTools, 100 ms added latency, mean of 10 loads).\n\n" : ".\n\n");
         md.append("| object | protocol | mean (ms) | median (ms) | p90 (ms) | n | errors | ratio to h1 |")

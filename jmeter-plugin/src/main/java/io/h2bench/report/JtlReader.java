@@ -90,6 +90,7 @@ public final class JtlReader {
                 required(jtl, row, "elapsed"),
                 text(row, "label"),
                 text(row, "responseCode"),
+                text(row, "responseMessage"),
                 text(row, "threadName"),
                 Boolean.parseBoolean(text(row, "success")),
                 text(row, "failureMessage"),

@@ -3,6 +3,7 @@ package io.h2bench.sampler;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
 import io.h2bench.client.ProtocolMode;
+import io.h2bench.report.ProtocolNote;
 import java.net.MalformedURLException;
 import java.net.URL;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
@@ -113,26 +114,26 @@ final class ResultMapper {
      * The response message then says which protocol was used.
      */
     static void noteProtocol(ProtocolMode asked, ExchangeResult exchange, HTTPSampleResult result) {
-        String note = protocolNote(asked, exchange.httpVersion());
+        ProtocolNote note = protocolNote(asked, exchange.httpVersion());
         if (note != null) {
-            result.setResponseMessage(result.getResponseMessage() + " (" + note + ")");
+            result.setResponseMessage(note.appendTo(result.getResponseMessage()));
         }
     }
 
-    private static String protocolNote(ProtocolMode asked, String version) {
+    private static ProtocolNote protocolNote(ProtocolMode asked, String version) {
         if (version == null) {
             return null;
         }
         if (asked == ProtocolMode.H2C_UPGRADE && version.startsWith("HTTP/1")) {
-            return "h2c Upgrade declined by the server: " + version + " was used";
+            return new ProtocolNote("h2c Upgrade declined by the server", version);
         }
         // HTTP_2 over http is h2c by prior knowledge, and set explicitly over https it fails without h2:
         // HTTP/1 here is only ever the https scheme's ALPN fall-back.
         if (asked == ProtocolMode.HTTP_2 && version.startsWith("HTTP/1")) {
-            return "HTTP/2 by the https scheme: the server's ALPN chose " + version;
+            return new ProtocolNote("HTTP/2 by the https scheme, the server's ALPN chose http/1.1", version);
         }
         if (asked == ProtocolMode.HTTP_3_ALT_SVC && !version.startsWith("HTTP/3")) {
-            return "HTTP/3 by Alt-Svc: no h3 advertised by this origin yet, " + version + " was used";
+            return new ProtocolNote("HTTP/3 by Alt-Svc, no h3 advertised by this origin yet", version);
         }
         return null;
     }

@@ -40,11 +40,11 @@ class ComparisonReportTest {
 
         assertThat(exit).isZero();
         assertThat(Files.readAllLines(out.resolve("comparison.csv"))).containsExactly(
-                "object,protocol,mean_ms,median_ms,p90_ms,n,errors,median_ratio_to_h1,seed000_mean_ms,median_ratio_to_seed000",
-                "page,h1,25.0,20.0,40.0,4,0,1.000,544.7,0.037",
-                "page,h2,6.0,6.0,8.0,4,1,0.300,383.8,0.016",
-                "page,h2-push,5.0,5.0,5.0,1,0,0.250,273.9,0.018",
-                "small-text,h1-tls,5.0,3.0,7.0,2,0,,272.2,0.011");
+                "object,protocol,mean_ms,median_ms,p90_ms,n,errors,median_ratio_to_h1,seed000_mean_ms,median_ratio_to_seed000,other_protocol_n,other_protocol",
+                "page,h1,25.0,20.0,40.0,4,0,1.000,544.7,0.037,0,",
+                "page,h2,6.0,6.0,8.0,4,1,0.300,383.8,0.016,0,",
+                "page,h2-push,5.0,5.0,5.0,1,0,0.250,273.9,0.018,0,",
+                "small-text,h1-tls,5.0,3.0,7.0,2,0,,272.2,0.011,0,");
         assertThat(Files.readString(out.resolve("comparison.md")))
                 .contains("| page | h2 | 6.0 | 6.0 | 8.0 | 4 | 1 | 0.30 | 383.8 | 0.02 |")
                 .contains("| small-text | h1-tls | 5.0 | 3.0 | 7.0 | 2 | 0 | - | 272.2 | 0.01 |");
@@ -88,9 +88,9 @@ class ComparisonReportTest {
 
         assertThat(exit).isZero();
         assertThat(Files.readAllLines(out.resolve("report/comparison.csv"))).containsSubsequence(
-                "page,h1,500.0,500.0,500.0,1,0,1.000,544.7,0.918",
-                "page,h2c,320.0,320.0,320.0,1,0,0.640,,",
-                "page,h3,300.0,300.0,300.0,1,0,0.600,,");
+                "page,h1,500.0,500.0,500.0,1,0,1.000,544.7,0.918,0,",
+                "page,h2c,320.0,320.0,320.0,1,0,0.640,,,0,",
+                "page,h3,300.0,300.0,300.0,1,0,0.600,,,0,");
         assertThat(Files.readString(out.resolve("report/comparison.md")))
                 .contains("| page | h3 | 300.0 | 300.0 | 300.0 | 1 | 0 | 0.60 | - | - |");
     }

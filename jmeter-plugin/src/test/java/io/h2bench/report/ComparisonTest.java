@@ -14,10 +14,10 @@ class ComparisonTest {
         Comparison comparison = Comparison.of(JtlReader.read(TestJtl.small()));
 
         assertThat(comparison.rows()).containsExactly(
-                new ComparisonRow("page", "h1", 4, 0, 25.0, 20.0, 40.0, 1.0, 544.7, 20 / 544.7),
-                new ComparisonRow("page", "h2", 4, 1, 6.0, 6.0, 8.0, 0.3, 383.8, 6 / 383.8),
-                new ComparisonRow("page", "h2-push", 1, 0, 5.0, 5.0, 5.0, 0.25, 273.9, 5 / 273.9),
-                new ComparisonRow("small-text", "h1-tls", 2, 0, 5.0, 3.0, 7.0, Double.NaN, 272.2, 3 / 272.2));
+                new ComparisonRow("page", "h1", 4, 0, 25.0, 20.0, 40.0, 1.0, 544.7, 20 / 544.7, 0, ""),
+                new ComparisonRow("page", "h2", 4, 1, 6.0, 6.0, 8.0, 0.3, 383.8, 6 / 383.8, 0, ""),
+                new ComparisonRow("page", "h2-push", 1, 0, 5.0, 5.0, 5.0, 0.25, 273.9, 5 / 273.9, 0, ""),
+                new ComparisonRow("small-text", "h1-tls", 2, 0, 5.0, 3.0, 7.0, Double.NaN, 272.2, 3 / 272.2, 0, ""));
     }
 
     @Test
@@ -101,7 +101,28 @@ class ComparisonTest {
         assertThat(comparison.rows()).extracting(ComparisonRow::ratioToH1).containsExactly(1.0, 0.5);
     }
 
+    @Test
+    void shouldCountSamplesApartWhenTheyUsedAnotherProtocolThanTheirLabelNames() {
+        String declined = new ProtocolNote("h2c Upgrade declined by the server", "HTTP/1.1").appendTo("OK");
+        Comparison comparison = Comparison.of(List.of(
+                sample("h1 page", 100), sample("h2c page", 300, declined), sample("h2c page", 60),
+                sample("h2c page", 300, declined)));
+
+        ComparisonRow h2c = comparison.rows().get(1);
+        assertThat(h2c.samples()).isEqualTo(1);
+        assertThat(h2c.median()).isEqualTo(60.0);
+        assertThat(h2c.otherProtocol()).isEqualTo(2);
+        assertThat(h2c.otherReason()).isEqualTo("HTTP/1.1 (h2c Upgrade declined by the server)");
+        assertThat(ComparisonReading.of(comparison, RunConditions.unknown())).contains(
+                "- **h2c page**: 2 of 3 samples used HTTP/1.1 (h2c Upgrade declined by the server);"
+                        + " they are counted apart and in none of this row's figures.");
+    }
+
     static Sample sample(String label, long elapsed) {
-        return new Sample(0, elapsed, label, "200", "t", true, "", 1, 1, 1, 0);
+        return sample(label, elapsed, "OK");
+    }
+
+    static Sample sample(String label, long elapsed, String message) {
+        return new Sample(0, elapsed, label, "200", message, "t", true, "", 1, 1, 1, 0);
     }
 }

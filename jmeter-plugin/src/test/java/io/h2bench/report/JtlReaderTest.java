@@ -20,7 +20,7 @@ class JtlReaderTest {
         List<Sample> samples = JtlReader.read(TestJtl.small());
 
         assertThat(samples).hasSize(12);
-        assertThat(samples.get(0)).isEqualTo(new Sample(1795300000000L, 40, "h1 page", "200", "compare 1-1",
+        assertThat(samples.get(0)).isEqualTo(new Sample(1795300000000L, 40, "h1 page", "200", "OK", "compare 1-1",
                 true, "", 396000, 2100, 3, 2));
     }
 
@@ -37,7 +37,7 @@ class JtlReaderTest {
         Path jtl = write("success,label,elapsed\ntrue,h2 page,12\n");
 
         assertThat(JtlReader.read(jtl)).containsExactly(
-                new Sample(-1, 12, "h2 page", "", "", true, "", -1, -1, -1, -1));
+                new Sample(-1, 12, "h2 page", "", "", "", true, "", -1, -1, -1, -1));
     }
 
     @Test

@@ -100,7 +100,7 @@ class Http2SamplerTest {
 
         assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
         assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
-        assertThat(result.getResponseMessage()).isEqualTo("OK (HTTP/2 by the https scheme: the server's ALPN chose HTTP/1.1)");
+        assertThat(result.getResponseMessage()).isEqualTo("OK (HTTP/2 by the https scheme, the server's ALPN chose http/1.1: HTTP/1.1 was used)");
     }
 
     @Test

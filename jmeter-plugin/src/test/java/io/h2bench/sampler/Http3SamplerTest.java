@@ -56,7 +56,7 @@ class Http3SamplerTest {
         SampleResult second = sampler.sample();
 
         assertThat(first.getResponseHeaders()).startsWith("HTTP/2.0 200");
-        assertThat(first.getResponseMessage()).isEqualTo("OK (HTTP/3 by Alt-Svc: no h3 advertised by this origin yet, HTTP/2.0 was used)");
+        assertThat(first.getResponseMessage()).isEqualTo("OK (HTTP/3 by Alt-Svc, no h3 advertised by this origin yet: HTTP/2.0 was used)");
         assertThat(second.getResponseHeaders()).startsWith("HTTP/3 200");
         assertThat(second.getResponseMessage()).isEqualTo("OK");
         assertThat(second.getResponseData()).isEqualTo(first.getResponseData());
