@@ -11,8 +11,9 @@ import java.util.Optional;
 /**
  * Command line: {@code java -cp h2bench-jmeter-plugin.jar io.h2bench.report.ComparisonReport results.jtl outdir
  * [--network TEXT] [--connections warm|cold] [--explained-at LINK] [--no-h3 REASON]} writes comparison.csv,
- * comparison.md and comparison.png for any CSV JTL, headed by the network and connection policy when given,
- * and by why there are no h3 rows when bin/compare skipped them.
+ * comparison.md and comparison.png for any CSV JTL, headed by the network and connection policy when given
+ * (without {@code --network}, the network the JTL recorded in its {@code h2benchNetwork} column, as bin/compare's
+ * runs do), and by why there are no h3 rows when bin/compare skipped them.
  * Runs without JMeter.
  */
 public final class ComparisonReport {
@@ -43,7 +44,7 @@ public final class ComparisonReport {
         Path jtl = Path.of(args[0]);
         Path outDir = Path.of(args[1]);
         try {
-            List<Path> written = write(jtl, outDir, conditions.get());
+            List<Path> written = write(jtl, outDir, withRecordedNetwork(conditions.get(), jtl));
             written.forEach(file -> System.out.println("wrote " + file));
             return 0;
         } catch (JtlFormatException e) {
@@ -67,6 +68,15 @@ public final class ComparisonReport {
         }
         return Optional.of(new RunConditions(options.get("--network"), options.get("--connections"),
                 options.get("--explained-at"), options.get("--no-h3")));
+    }
+
+    /** The conditions, with the network the JTL recorded when {@code --network} gave none. */
+    static RunConditions withRecordedNetwork(RunConditions conditions, Path jtl) throws JtlFormatException {
+        if (!conditions.network().isBlank()) {
+            return conditions;
+        }
+        return new RunConditions(JtlReader.recordedNetwork(jtl), conditions.connections(), conditions.explanation(),
+                conditions.noH3());
     }
 
     /** Reads {@code jtl} and writes the three comparison files into {@code outDir}, returned in that order. */

@@ -21,16 +21,17 @@ public final class JtlReader {
 
     private static final List<String> REQUIRED = List.of("label", "elapsed", "success");
 
+    /**
+     * The sample variable bin/compare saves in every row (JMeter's {@code sample_variables}): the
+     * server banner's network and QUIC settings, so a JTL taken elsewhere still says what it measured.
+     */
+    public static final String NETWORK_VARIABLE = "h2benchNetwork";
+
     private JtlReader() {
     }
 
     public static List<Sample> read(Path jtl) throws JtlFormatException {
-        String firstLine = firstLine(jtl);
-        CSVFormat format = CSVFormat.DEFAULT.builder()
-                .setDelimiter(delimiterOf(jtl, firstLine))
-                .setHeader()
-                .setSkipHeaderRecord(true)
-                .build();
+        CSVFormat format = formatOf(jtl);
         try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8);
              CSVParser parser = CSVParser.parse(in, format)) {
             checkHeader(jtl, parser.getHeaderMap());
@@ -46,6 +47,27 @@ public final class JtlReader {
             // commons-csv reports malformed quoting as IllegalStateException/UncheckedIOException
             throw new JtlFormatException(jtl + ": not a readable CSV results file (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** The network the first sample recorded in {@link #NETWORK_VARIABLE}; empty when the JTL has none. */
+    public static String recordedNetwork(Path jtl) throws JtlFormatException {
+        CSVFormat format = formatOf(jtl);
+        try (Reader in = Files.newBufferedReader(jtl, StandardCharsets.UTF_8);
+             CSVParser parser = CSVParser.parse(in, format)) {
+            var rows = parser.iterator();
+            return rows.hasNext() ? text(rows.next(), NETWORK_VARIABLE) : "";
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            throw new JtlFormatException(jtl + ": not a readable CSV results file (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** A CSV JTL with its header line, in the delimiter its first line uses. */
+    private static CSVFormat formatOf(Path jtl) throws JtlFormatException {
+        return CSVFormat.DEFAULT.builder()
+                .setDelimiter(delimiterOf(jtl, firstLine(jtl)))
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .build();
     }
 
     private static String firstLine(Path jtl) throws JtlFormatException {

@@ -35,6 +35,20 @@ class ComparisonReportTest {
     }
 
     @Test
+    void shouldHeadTheTableWithTheJtlsRecordedNetworkWhenNoNetworkOptionIsGiven() throws Exception {
+        // as bin/compare saves it: -Jsample_variables=...,h2benchNetwork, a quoted value with commas
+        Path jtl = out.resolve("recorded.jtl");
+        Files.writeString(jtl, "label,elapsed,success,h2benchNetwork\n"
+                + "h1 page,500,true,\"rtt 100 ms; engine: kernel; h3: cubic, initial window 10 packets, no Retry\"\n");
+
+        int exit = ComparisonReport.run(jtl.toString(), out.toString(), "--connections", "cold");
+
+        assertThat(exit).isZero();
+        assertThat(Files.readString(out.resolve("comparison.md"))).contains("## rtt 100 ms; engine: kernel;"
+                + " h3: cubic, initial window 10 packets, no Retry · cold connections");
+    }
+
+    @Test
     void shouldWriteCsvMarkdownAndPngWhenJtlIsValid() throws Exception {
         int exit = ComparisonReport.run(TestJtl.small().toString(), out.toString());
 
