@@ -5,7 +5,10 @@
 # the same files), then prints the table: one row per server, one column per mode of the sampler,
 # and below it the reason of every cell that is not a plain pass.
 #   pass         GETs of 100 B, 44 kB and 2 MiB (SHA-256 equal to the file's), a POST with a body,
-#                a HEAD, each content coding and push the server offers; every sample over the asked protocol
+#                a HEAD, each content coding and push the server offers, a 304 revalidation by the
+#                Cache Manager, a redirect chain (Follow Redirects) and a cookie carried by the Cookie
+#                Manager where the server can be configured for them; every sample over the asked
+#                protocol (what a passing cell could not check is listed under the table)
 #   not offered  the server does not offer the mode and the sample said so (a clear failure, or a
 #                message naming the protocol used instead); never a hang, never a silent other protocol
 #   LIMIT        red: a limit of the server the test names (see src/site/markdown/interop.md)
@@ -23,7 +26,7 @@ maven_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) maven_args+=("$1"); shift ;;
   esac
 done
@@ -75,6 +78,8 @@ for server in servers:
         verdict, millis, detail = cells.get((server, mode), ("-", 0, ""))
         if verdict in ("NOT_OFFERED", "LIMIT", "FAIL"):
             print(f"{server} {label}: {shown[verdict]} ({millis} ms): {detail}")
+        elif verdict == "PASS" and detail:
+            print(f"{server} {label}: pass, not checked: {detail}")
 red = sum(1 for v in cells.values() if v[0] in ("FAIL", "LIMIT"))
 print(f"\n{len(cells)} cells, {red} red, slowest {max(v[1] for v in cells.values())} ms")
 PY

@@ -61,7 +61,7 @@ class ApacheInteropTest extends InteropMatrix {
                 .append("Listen 127.0.0.1:").append(cleartext).append('\n')
                 .append("Listen 127.0.0.1:").append(tls).append(" https\n");
         for (String module : List.of("mpm_event", "authz_core", "mime", "alias", "cgid", "http2", "ssl", "socache_shmcb", "deflate",
-                "brotli")) {
+                "brotli", "headers", "rewrite")) {
             config.append("LoadModule ").append(module).append("_module ").append(MODULES.resolve("mod_" + module + ".so")).append('\n');
         }
         if ("root".equals(System.getProperty("user.name"))) {
@@ -77,7 +77,8 @@ class ApacheInteropTest extends InteropMatrix {
                 .append("TypesConfig /etc/mime.types\n")
                 .append("SSLSessionCache shmcb:").append(site.directory.resolve("ssl_scache")).append("(512000)\n")
                 .append("DocumentRoot ").append(site.htdocs).append('\n')
-                .append("<Directory ").append(site.htdocs).append(">\n  Require all granted\n</Directory>\n")
+                .append("<Directory ").append(site.htdocs).append(">\n  Require all granted\n").append(routes())
+                .append("</Directory>\n")
                 .append("<Files text.txt>\n  SetOutputFilter BROTLI_COMPRESS;DEFLATE\n</Files>\n")
                 .append("ScriptSock ").append(site.directory.resolve("cgid.sock")).append('\n')
                 .append("ScriptAlias /echo ").append(site.directory.resolve("cgi/echo")).append('\n')
@@ -87,6 +88,16 @@ class ApacheInteropTest extends InteropMatrix {
                 .append("  SSLCertificateKeyFile ").append(site.key).append('\n')
                 .append("  Protocols h2 http/1.1\n</VirtualHost>\n")
                 .toString();
+    }
+
+    /** InteropSite's redirect chain and cookie routes, in the files' directory (so both hosts have them). */
+    private static String routes() {
+        return "  RedirectMatch 302 ^" + InteropSite.REDIRECT + "$ " + InteropSite.REDIRECTED + "\n"
+                + "  RedirectMatch 301 ^" + InteropSite.REDIRECTED + "$ " + InteropSite.REDIRECT_END + "\n"
+                + "  <Files " + InteropSite.SET_COOKIE.substring(1) + ">\n    Header always set Set-Cookie \""
+                + InteropSite.COOKIE_NAME + "=" + InteropSite.COOKIE_VALUE + "; Path=/\"\n  </Files>\n"
+                + "  RewriteEngine On\n  RewriteCond %{HTTP_COOKIE} !" + InteropSite.COOKIE_REGEX + "\n"
+                + "  RewriteRule ^" + InteropSite.NEEDS_COOKIE.substring(1) + "$ - [F]\n";
     }
 
     @Override
@@ -100,8 +111,8 @@ class ApacheInteropTest extends InteropMatrix {
     InteropCell.Target target(InteropMode mode) {
         List<String> codings = List.of("gzip", "br");
         return switch (mode) {
-            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO);
-            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO);
+            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO).withRoutes();
+            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO).withRoutes();
             case H3, H3_ALT_SVC -> notOffered(server(), tls, mode, "Apache httpd has no HTTP/3 (no QUIC in 2.4)");
         };
     }

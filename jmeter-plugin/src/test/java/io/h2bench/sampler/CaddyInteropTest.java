@@ -45,13 +45,23 @@ class CaddyInteropTest extends InteropMatrix {
      */
     private String caddyfile(InteropSite site) {
         String handlers = "\troot * " + site.htdocs + "\n\tencode zstd gzip\n"
-                + "\trespond /echo {http.request.body} 200\n\tfile_server\n";
+                + "\trespond /echo {http.request.body} 200\n" + routes() + "\tfile_server\n";
         return "{\n\tadmin off\n\tauto_https off\n\tdefault_sni localhost\n\tstorage file_system " + site.directory.resolve("data") + "\n"
                 + "\tservers 127.0.0.1:" + cleartext + " {\n\t\tprotocols h1 h2 h2c\n\t}\n"
                 + "\tservers 127.0.0.1:" + tls + " {\n\t\tprotocols h1 h2 h3\n\t}\n"
                 + "\tlog {\n\t\toutput discard\n\t}\n}\n"
                 + "http://127.0.0.1:" + cleartext + " {\n\tbind 127.0.0.1\n" + handlers + "}\n"
                 + "https://127.0.0.1:" + tls + " {\n\tbind 127.0.0.1\n\ttls " + site.certificate + " " + site.key + "\n" + handlers + "}\n";
+    }
+
+    /** InteropSite's redirect chain and cookie routes. */
+    private static String routes() {
+        return "\tredir " + InteropSite.REDIRECT + " " + InteropSite.REDIRECTED + " 302\n"
+                + "\tredir " + InteropSite.REDIRECTED + " " + InteropSite.REDIRECT_END + " 301\n"
+                + "\theader " + InteropSite.SET_COOKIE + " Set-Cookie \"" + InteropSite.COOKIE_NAME + "="
+                + InteropSite.COOKIE_VALUE + "; Path=/\"\n"
+                + "\t@nocookie {\n\t\tpath " + InteropSite.NEEDS_COOKIE + "\n\t\tnot header_regexp Cookie "
+                + InteropSite.COOKIE_REGEX + "\n\t}\n\trespond @nocookie 403\n";
     }
 
     @Override
@@ -76,8 +86,8 @@ class CaddyInteropTest extends InteropMatrix {
     InteropCell.Target target(InteropMode mode) {
         List<String> codings = List.of("zstd", "gzip");
         return switch (mode) {
-            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO);
-            case H1_TLS, H2, H3, H3_ALT_SVC, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO);
+            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO).withRoutes();
+            case H1_TLS, H2, H3, H3_ALT_SVC, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO).withRoutes();
         };
     }
 }

@@ -54,7 +54,27 @@ class H2oInteropTest extends InteropMatrix {
                 + "          Proc.new do |env|\n"
                 + "            [200, {\"content-type\" => \"application/octet-stream\"}, [env[\"rack.input\"].read]]\n"
                 + "          end\n"
-                + "      /:\n        file.dir: " + site.htdocs + "\n";
+                + "      /:\n" + routes() + "        file.dir: " + site.htdocs + "\n";
+    }
+
+    /**
+     * InteropSite's redirect chain and cookie routes in one mruby handler before the files: status 399
+     * hands every other path on to file.dir (h2o's documented delegation).
+     */
+    private static String routes() {
+        String cookie = InteropSite.COOKIE_NAME + "=" + InteropSite.COOKIE_VALUE;
+        return "        mruby.handler: |\n"
+                + "          Proc.new do |env|\n"
+                + "            case env[\"PATH_INFO\"]\n"
+                + "            when \"" + InteropSite.REDIRECT + "\" then [302, {\"location\" => \"" + InteropSite.REDIRECTED + "\"}, []]\n"
+                + "            when \"" + InteropSite.REDIRECTED + "\" then [301, {\"location\" => \"" + InteropSite.REDIRECT_END + "\"}, []]\n"
+                + "            when \"" + InteropSite.SET_COOKIE + "\" then [200, {\"set-cookie\" => \"" + cookie + "; Path=/\"}, [\"cookie set\\n\"]]\n"
+                + "            when \"" + InteropSite.NEEDS_COOKIE + "\"\n"
+                + "              sent = env[\"HTTP_COOKIE\"].to_s.split(\";\").map { |part| part.strip }\n"
+                + "              sent.include?(\"" + cookie + "\") ? [200, {}, [\"cookie seen\\n\"]] : [403, {}, [\"no cookie\\n\"]]\n"
+                + "            else [399, {}, []]\n"
+                + "            end\n"
+                + "          end\n";
     }
 
     @Override
@@ -68,8 +88,8 @@ class H2oInteropTest extends InteropMatrix {
     InteropCell.Target target(InteropMode mode) {
         List<String> codings = List.of("gzip", "br");
         return switch (mode) {
-            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO);
-            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO);
+            case H1, SCHEME_HTTP, H2C, H2C_UPGRADE -> offered(server(), cleartext, mode, codings, PostReply.ECHO).withRoutes();
+            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, codings, PostReply.ECHO).withRoutes();
             case H3, H3_ALT_SVC -> notOffered(server(), tls, mode, "h2o 2.2.5 has no HTTP/3 (QUIC came with h2o 2.3's quicly)");
         };
     }

@@ -2,9 +2,14 @@ package io.h2bench.sampler;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.jmeter.protocol.http.control.CacheManager;
+import org.apache.jmeter.protocol.http.control.CookieManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
@@ -14,7 +19,10 @@ import org.apache.jmeter.samplers.SampleResult;
  * One cell of the interoperability matrix: the sampler, as one virtual user on one connection
  * where the protocol allows, in one mode against one server. Where the server offers the mode: GETs
  * of every {@link InteropSite#OBJECTS object} (SHA-256 equal to the file's), a POST with a body, a
- * HEAD, each content coding the server offers, its pushes; every sample's protocol the asked one.
+ * HEAD, each content coding the server offers, its pushes, a 304 revalidation by JMeter's Cache
+ * Manager where the server sends a validator, and where it has {@link Target#routes}: a redirect chain
+ * followed as JMeter's "Follow Redirects" does and a cookie carried by JMeter's Cookie Manager;
+ * every sample's protocol the asked one.
  * Where it does not: one GET that must end, within the timeouts, in a failure with a message or in
  * a sample whose message names the protocol it used instead; never a silent other protocol.
  */
@@ -43,9 +51,14 @@ final class InteropCell {
      * @param offered  null when the server offers the mode, else why not (with its source)
      * @param codings  the content codings it compresses {@link InteropSite#TEXT} with
      * @param pushes   a path whose response the server pushes another path with
+     * @param routes   whether the server answers {@link InteropSite}'s redirect and cookie routes
      */
     record Target(String server, int port, InteropMode mode, String offered, List<String> codings, PostReply post,
-            Map<String, String> pushes) {
+            Map<String, String> pushes, boolean routes) {
+
+        Target withRoutes() {
+            return new Target(server, port, mode, offered, codings, post, pushes, true);
+        }
     }
 
     record Result(Verdict verdict, String detail, long millis) {
@@ -54,6 +67,8 @@ final class InteropCell {
     private final InteropSite site;
     private final Target target;
     private final List<String> failures = new ArrayList<>();
+    /** Checks a passing cell could not make against this server, and why (the table shows them). */
+    private final List<String> unchecked = new ArrayList<>();
     private Http2Sampler last;
 
     private InteropCell(InteropSite site, Target target) {
@@ -103,7 +118,14 @@ final class InteropCell {
             }
         }
         target.pushes().forEach(this::pushed);
-        return failures.isEmpty() ? new Result(Verdict.PASS, "", 0) : new Result(Verdict.FAIL, String.join("; ", failures), 0);
+        revalidated();
+        if (target.routes()) {
+            redirected();
+            cookies();
+        } else {
+            unchecked.add("redirects and cookies (the server has no routes, only files)");
+        }
+        return failures.isEmpty() ? new Result(Verdict.PASS, String.join("; ", unchecked), 0) : new Result(Verdict.FAIL, String.join("; ", failures), 0);
     }
 
     private void post() {
@@ -121,6 +143,62 @@ final class InteropCell {
                 }
             }
             case FILE -> sameBytes("POST", post.getResponseData(), site.file(path));
+        }
+    }
+
+    /** JMeter's Cache Manager sends the validator the server gave, and the server answers 304. */
+    private void revalidated() {
+        CacheManager cache = new CacheManager();
+        cache.setUseExpires(false); // revalidate every time, whatever the server's freshness headers say
+        cache.testStarted();
+        Consumer<Http2Sampler> cached = sampler -> sampler.setCacheManager(cache);
+        HTTPSampleResult first = sample("GET", "/44kB.bin", null, null, cached);
+        if (!expect("GET for the cache", first, 200)) {
+            return;
+        }
+        String headers = first.getResponseHeaders().toLowerCase(Locale.ROOT);
+        if (!headers.contains("\netag:") && !headers.contains("\nlast-modified:")) {
+            unchecked.add("304 revalidation (the server sends neither ETag nor Last-Modified)");
+            return;
+        }
+        HTTPSampleResult second = sample("GET", "/44kB.bin", null, null, cached);
+        if (expect("revalidation", second, 304) && second.getResponseData().length != 0) {
+            failures.add("revalidation: 304 with " + second.getResponseData().length + " body bytes");
+        }
+    }
+
+    /** "Follow Redirects": one sub-result per hop, 302 then 301 then the file's 200 and bytes. */
+    private void redirected() {
+        HTTPSampleResult chain = sample("GET", InteropSite.REDIRECT, null, null, sampler -> sampler.setFollowRedirects(true));
+        if (!expect("redirect chain", chain, 200)) {
+            return;
+        }
+        List<String> hops = Arrays.stream(chain.getSubResults()).map(SampleResult::getResponseCode).toList();
+        if (!hops.equals(List.of("302", "301", "200"))) {
+            failures.add("redirect chain: hops " + hops + ", not [302, 301, 200]");
+        }
+        if (!chain.getURL().getPath().equals(InteropSite.REDIRECT_END)) {
+            failures.add("redirect chain: ended at " + chain.getURL());
+        }
+        sameBytes("redirect chain", chain.getResponseData(), site.file(InteropSite.REDIRECT_END));
+    }
+
+    /** JMeter's Cookie Manager keeps the server's cookie and sends it back; without one the server refuses. */
+    private void cookies() {
+        CookieManager cookies = new CookieManager();
+        cookies.testStarted();
+        Consumer<Http2Sampler> withCookies = sampler -> sampler.setCookieManager(cookies);
+        HTTPSampleResult refused = sample("GET", InteropSite.NEEDS_COOKIE, null, null, withCookies);
+        if (!"403".equals(refused.getResponseCode())) {
+            failures.add("cookie: " + refused.getResponseCode() + " before the cookie was set, not 403");
+        }
+        if (!expect("set cookie", sample("GET", InteropSite.SET_COOKIE, null, null, withCookies), 200)) {
+            return;
+        }
+        HTTPSampleResult carried = sample("GET", InteropSite.NEEDS_COOKIE, null, null, withCookies);
+        if (expect("cookie carried", carried, 200)
+                && !carried.getRequestHeaders().contains(InteropSite.COOKIE_NAME + "=" + InteropSite.COOKIE_VALUE)) {
+            failures.add("cookie carried: request headers '" + shorten(carried.getRequestHeaders()) + "'");
         }
     }
 
@@ -192,6 +270,11 @@ final class InteropCell {
     }
 
     private HTTPSampleResult sample(String method, String path, byte[] body, String acceptEncoding) {
+        return sample(method, path, body, acceptEncoding, sampler -> { });
+    }
+
+    private HTTPSampleResult sample(String method, String path, byte[] body, String acceptEncoding,
+            Consumer<Http2Sampler> setup) {
         Http2Sampler sampler = new Http2Sampler();
         sampler.setName(target.server() + " " + target.mode().label);
         sampler.setMethod(method);
@@ -211,6 +294,7 @@ final class InteropCell {
             headers.add(new Header("Accept-Encoding", acceptEncoding));
             sampler.setHeaderManager(headers);
         }
+        setup.accept(sampler);
         last = sampler;
         return (HTTPSampleResult) sampler.sample();
     }

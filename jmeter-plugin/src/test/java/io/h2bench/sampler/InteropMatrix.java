@@ -88,11 +88,11 @@ abstract class InteropMatrix {
 
     /** A target for a mode the server offers on {@code port}. */
     static InteropCell.Target offered(String server, int port, InteropMode mode, List<String> codings, InteropCell.PostReply post) {
-        return new InteropCell.Target(server, port, mode, null, codings, post, Map.of());
+        return new InteropCell.Target(server, port, mode, null, codings, post, Map.of(), false);
     }
 
     /** A target for a mode the server does not offer, tried on the port a user would try. */
     static InteropCell.Target notOffered(String server, int port, InteropMode mode, String why) {
-        return new InteropCell.Target(server, port, mode, why, List.of(), InteropCell.PostReply.ECHO, Map.of());
+        return new InteropCell.Target(server, port, mode, why, List.of(), InteropCell.PostReply.ECHO, Map.of(), false);
     }
 }

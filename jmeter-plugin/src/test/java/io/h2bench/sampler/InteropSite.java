@@ -26,6 +26,21 @@ final class InteropSite {
     /** The body of every cell's POST. */
     static final byte[] POST_BODY = postBody();
 
+    /*
+     * The routes a server with a configuration language answers beside its files (nghttpd and
+     * gtlsserver serve files only): a redirect chain that ends at /100B.bin (302, then 301), a
+     * response that sets COOKIE, and one that is 200 only for a request that carries it (403 else).
+     */
+    static final String REDIRECT = "/redirect";
+    static final String REDIRECTED = "/redirected";
+    static final String REDIRECT_END = "/100B.bin";
+    static final String SET_COOKIE = "/set-cookie";
+    static final String NEEDS_COOKIE = "/needs-cookie";
+    static final String COOKIE_NAME = "h2bench";
+    static final String COOKIE_VALUE = "39";
+    /** A Cookie header's value that carries the cookie, as a regular expression for the servers' matchers. */
+    static final String COOKIE_REGEX = "(^|;\\s*)" + COOKIE_NAME + "=" + COOKIE_VALUE + "(;|$)";
+
     final Path directory;
     final Path htdocs;
     final Path key;
@@ -44,6 +59,9 @@ final class InteropSite {
             write(object.getKey(), bytes);
         }
         write(TEXT, lines(random));
+        // what the cookie routes answer where a server's configuration serves them as files (Apache, Caddy)
+        write(SET_COOKIE, "cookie set\n".getBytes(StandardCharsets.US_ASCII));
+        write(NEEDS_COOKIE, "cookie seen\n".getBytes(StandardCharsets.US_ASCII));
         Path[] pem = io.h2bench.client.PemFiles.generated(directory);
         key = pem[0];
         certificate = pem[1];

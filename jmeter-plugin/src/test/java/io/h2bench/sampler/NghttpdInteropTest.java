@@ -60,8 +60,8 @@ class NghttpdInteropTest extends InteropMatrix {
     InteropCell.Target target(InteropMode mode) {
         String onlyHttp2 = "nghttpd speaks HTTP/2 only: no HTTP/1.1, no h2c Upgrade (nghttpd(1))";
         return switch (mode) {
-            case H2, SCHEME_HTTPS -> new InteropCell.Target(server(), tls, mode, null, List.of(), PostReply.ECHO, PUSHES);
-            case H2C -> new InteropCell.Target(server(), cleartext, mode, null, List.of(), PostReply.ECHO, PUSHES);
+            case H2, SCHEME_HTTPS -> new InteropCell.Target(server(), tls, mode, null, List.of(), PostReply.ECHO, PUSHES, false);
+            case H2C -> new InteropCell.Target(server(), cleartext, mode, null, List.of(), PostReply.ECHO, PUSHES, false);
             case H1, H2C_UPGRADE, SCHEME_HTTP -> notOffered(server(), cleartext, mode, onlyHttp2);
             case H1_TLS -> notOffered(server(), tls, mode, onlyHttp2 + "; its ALPN offers h2 alone");
             case H3, H3_ALT_SVC -> notOffered(server(), tls, mode, "nghttpd has no HTTP/3 (nghttp2 is HTTP/2 only)");

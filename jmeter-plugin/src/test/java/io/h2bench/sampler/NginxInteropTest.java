@@ -45,7 +45,8 @@ class NginxInteropTest extends InteropMatrix {
     private String config(InteropSite site, Path temp) {
         String root = "    root " + site.htdocs + ";\n"
                 // nginx has no echo: it answers with the length it read, having discarded the body
-                + "    location = /echo { client_max_body_size 1m; return 200 \"received $content_length bytes\\n\"; }\n";
+                + "    location = /echo { client_max_body_size 1m; return 200 \"received $content_length bytes\\n\"; }\n"
+                + routes();
         return ("root".equals(System.getProperty("user.name")) ? "user www-data;\n" : "")
                 + "daemon off;\nworker_processes 1;\npid " + site.directory.resolve("nginx.pid") + ";\n"
                 + "error_log " + site.directory.resolve("error.log") + " warn;\n"
@@ -62,6 +63,17 @@ class NginxInteropTest extends InteropMatrix {
                 + "}\n";
     }
 
+    /** InteropSite's redirect chain and cookie routes. */
+    private static String routes() {
+        String cookie = InteropSite.COOKIE_NAME + "=" + InteropSite.COOKIE_VALUE;
+        return "    location = " + InteropSite.REDIRECT + " { return 302 " + InteropSite.REDIRECTED + "; }\n"
+                + "    location = " + InteropSite.REDIRECTED + " { return 301 " + InteropSite.REDIRECT_END + "; }\n"
+                + "    location = " + InteropSite.SET_COOKIE + " { add_header Set-Cookie \"" + cookie + "; Path=/\";"
+                + " return 200 \"cookie set\\n\"; }\n"
+                + "    location = " + InteropSite.NEEDS_COOKIE + " { if ($cookie_" + InteropSite.COOKIE_NAME + " != \""
+                + InteropSite.COOKIE_VALUE + "\") { return 403; } return 200 \"cookie seen\\n\"; }\n";
+    }
+
     @Override
     void stop() throws Exception {
         if (nginx != null) {
@@ -73,9 +85,9 @@ class NginxInteropTest extends InteropMatrix {
     InteropCell.Target target(InteropMode mode) {
         List<String> gzip = List.of("gzip");
         return switch (mode) {
-            case H1, SCHEME_HTTP -> offered(server(), h1, mode, gzip, PostReply.LENGTH);
-            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, gzip, PostReply.LENGTH);
-            case H2C -> offered(server(), h2c, mode, gzip, PostReply.LENGTH);
+            case H1, SCHEME_HTTP -> offered(server(), h1, mode, gzip, PostReply.LENGTH).withRoutes();
+            case H1_TLS, H2, SCHEME_HTTPS -> offered(server(), tls, mode, gzip, PostReply.LENGTH).withRoutes();
+            case H2C -> offered(server(), h2c, mode, gzip, PostReply.LENGTH).withRoutes();
             case H2C_UPGRADE -> notOffered(server(), h1, mode, "nginx implements no h2c Upgrade (ngx_http_v2_module: "
                     + "prior knowledge only on a cleartext 'listen ... http2')");
             case H3, H3_ALT_SVC -> notOffered(server(), tls, mode, "nginx 1.22 has no QUIC (HTTP/3 came in 1.25.0)");

@@ -43,7 +43,7 @@ class Ngtcp2InteropTest extends InteropMatrix {
     @Override
     InteropCell.Target target(InteropMode mode) {
         return switch (mode) {
-            case H3 -> new InteropCell.Target(server(), port, mode, null, List.of(), PostReply.FILE, Map.of());
+            case H3 -> new InteropCell.Target(server(), port, mode, null, List.of(), PostReply.FILE, Map.of(), false);
             case H3_ALT_SVC -> notOffered(server(), port, mode, "gtlsserver has no TCP listener to hear Alt-Svc on");
             default -> notOffered(server(), port, mode, "gtlsserver speaks HTTP/3 only (UDP): nothing listens on TCP");
         };
