@@ -13,6 +13,8 @@
 #                message naming the protocol used instead); never a hang, never a silent other protocol
 #   LIMIT        red: a limit of the server the test names (see src/site/markdown/interop.md)
 #   FAIL         red: anything else
+# Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx behind a 100 ms
+# kernel link (PhasesBesideCurlTest, root only: it needs the kernel link; skipped without).
 # A server whose program is missing is skipped by its test and absent from the table
 # (apt-get install nginx apache2 caddy h2o nghttp2-server ngtcp2-server; bin/test installs them).
 #
@@ -26,13 +28,13 @@ maven_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) maven_args+=("$1"); shift ;;
   esac
 done
 command -v python3 >/dev/null || { echo "interop.sh: needs python3 for the table (apt-get install python3)" >&2; exit 1; }
 
-classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest"
+classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest,PhasesBesideCurlTest"
 cells="jmeter-plugin/target/interop"
 rm -rf "$cells"
 mkdir -p "$out"
@@ -83,5 +85,14 @@ for server in servers:
 red = sum(1 for v in cells.values() if v[0] in ("FAIL", "LIMIT"))
 print(f"\n{len(cells)} cells, {red} red, slowest {max(v[1] for v in cells.values())} ms")
 PY
+if [ -s "$cells/phases/nginx.tsv" ]; then
+  cat "$cells"/phases/*.tsv >"$out/phases.tsv"
+  echo
+  echo "Phases beside curl (nginx behind a 100 ms kernel link, new connections, fastest of 5; sampler/curl ms):"
+  printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
+  while IFS=$'\t' read -r server mode object connect latency elapsed; do
+    printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
+  done <"$out/phases.tsv"
+fi
 echo "(matrix took ${took} s; cells in $out/cells.tsv)"
 exit "$status"

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Assumptions;
  * limit, no loss. Where the engine cannot start (no root, no /dev/net/tun) the test skips with the
  * reason, except on CI (CI=true), where that is a failure.
  */
-final class KernelLinkServer {
+public final class KernelLinkServer {
 
     private KernelLinkServer() {
     }
 
-    static H2BenchServer start(String name, Duration rtt) throws Exception {
+    public static H2BenchServer start(String name, Duration rtt) throws Exception {
         ServerSettings settings = ServerSettings.ephemeral().withNetwork(LinkProfile.ideal().withName(name).withRtt(rtt));
         try {
             return H2BenchServer.start(settings, new NetworkEngine(NetworkEngine.Kind.KERNEL, LinkOptions.defaults()));

@@ -275,16 +275,7 @@ final class InteropCell {
 
     private HTTPSampleResult sample(String method, String path, byte[] body, String acceptEncoding,
             Consumer<Http2Sampler> setup) {
-        Http2Sampler sampler = new Http2Sampler();
-        sampler.setName(target.server() + " " + target.mode().label);
-        sampler.setMethod(method);
-        sampler.setProtocol(target.mode().scheme);
-        sampler.setDomain("127.0.0.1");
-        sampler.setPort(target.port());
-        sampler.setPath(path);
-        sampler.setHttpVersion(target.mode().mode);
-        sampler.setConnectTimeout(Integer.toString(CONNECT_TIMEOUT_MS));
-        sampler.setResponseTimeout(Integer.toString(RESPONSE_TIMEOUT_MS));
+        Http2Sampler sampler = sampler(target.server(), target.mode(), "127.0.0.1", target.port(), method, path);
         if (body != null) {
             sampler.setPostBodyRaw(true);
             sampler.addNonEncodedArgument("", new String(body, StandardCharsets.US_ASCII), "");
@@ -297,6 +288,21 @@ final class InteropCell {
         setup.accept(sampler);
         last = sampler;
         return (HTTPSampleResult) sampler.sample();
+    }
+
+    /** A sampler for one request of a cell, with the cell's timeouts. */
+    static Http2Sampler sampler(String server, InteropMode mode, String host, int port, String method, String path) {
+        Http2Sampler sampler = new Http2Sampler();
+        sampler.setName(server + " " + mode.label);
+        sampler.setMethod(method);
+        sampler.setProtocol(mode.scheme);
+        sampler.setDomain(host);
+        sampler.setPort(port);
+        sampler.setPath(path);
+        sampler.setHttpVersion(mode.mode);
+        sampler.setConnectTimeout(Integer.toString(CONNECT_TIMEOUT_MS));
+        sampler.setResponseTimeout(Integer.toString(RESPONSE_TIMEOUT_MS));
+        return sampler;
     }
 
     /** The "Protocol:" line of the sampler data: what the exchange really used. */

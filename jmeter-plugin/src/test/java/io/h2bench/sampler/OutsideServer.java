@@ -79,8 +79,13 @@ final class OutsideServer implements AutoCloseable {
 
     /** Runs {@code command} with its output in {@code log} and returns once it accepts connections on {@code port}. */
     static OutsideServer start(List<String> command, Path workDir, int port, Path log) throws Exception {
-        OutsideServer server = launch(command, workDir, port, log);
-        server.awaitListening(command.get(0));
+        return start(command, workDir, new InetSocketAddress("127.0.0.1", port), log);
+    }
+
+    /** As {@link #start}, for a server listening on another address (in a kernel link's namespace). */
+    static OutsideServer start(List<String> command, Path workDir, InetSocketAddress listening, Path log) throws Exception {
+        OutsideServer server = launch(command, workDir, listening.getPort(), log);
+        server.awaitListening(command.get(0), listening);
         return server;
     }
 
@@ -105,10 +110,10 @@ final class OutsideServer implements AutoCloseable {
         return port;
     }
 
-    private void awaitListening(String name) throws Exception {
+    private void awaitListening(String name, InetSocketAddress listening) throws Exception {
         for (int attempt = 0; attempt < 100; attempt++) {
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                socket.connect(listening, 1_000);
                 return;
             } catch (IOException notYet) {
                 if (!process.isAlive()) {
@@ -117,7 +122,7 @@ final class OutsideServer implements AutoCloseable {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
         }
-        throw new IllegalStateException(name + " did not listen on " + port + " within 10 s: " + Files.readString(log));
+        throw new IllegalStateException(name + " did not listen on " + listening + " within 100 tries: " + Files.readString(log));
     }
 
     /** Waits for the port in the kernel's table of UDP sockets (binding it to find out would race the server). */
