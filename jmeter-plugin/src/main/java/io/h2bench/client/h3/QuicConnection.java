@@ -18,6 +18,7 @@ import io.netty.handler.codec.quic.QuicStreamLimitChangedEvent;
 import io.netty.handler.codec.quic.QuicStreamType;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -75,11 +76,13 @@ final class QuicConnection {
                     @Override
                     protected void initChannel(DatagramChannel channel) {
                         // The ledger first: it sees the datagrams the codec reads and writes, and no datagram read again.
-                        channel.pipeline().addLast(connection.ledger, new ConnectAtFinished(connection.ready),
-                                transport.newCodec(host, remote.getPort(), parameters));
+                        channel.pipeline().addLast(new PortUnreachable(connection), connection.ledger,
+                                new ConnectAtFinished(connection.ready), transport.newCodec(host, remote.getPort(), parameters));
                     }
                 });
-        ChannelFuture bound = bootstrap.bind(new InetSocketAddress(local, 0));
+        // Connected, as a browser's QUIC socket is: the kernel then reports an ICMP port unreachable
+        // (no UDP listener there) as an error on the socket, and the sample fails at once, not at its timeout.
+        ChannelFuture bound = bootstrap.connect(remote, new InetSocketAddress(local, 0));
         bound.addListener(done -> {
             if (!done.isSuccess()) {
                 connection.ready.completeExceptionally(done.cause());
@@ -208,6 +211,36 @@ final class QuicConnection {
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             drain();
             super.channelInactive(ctx);
+        }
+    }
+
+    /** An ICMP port unreachable for the connected socket: nothing listens on the server's UDP port. */
+    private static final class PortUnreachable extends ChannelInboundHandlerAdapter {
+
+        private final QuicConnection connection;
+
+        PortUnreachable(QuicConnection connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+            if (cause instanceof PortUnreachableException
+                    && connection.ready.completeExceptionally(new NoQuicListenerException(connection.origin, cause))) {
+                ctx.close();
+                return;
+            }
+            super.exceptionCaught(ctx, cause);
+        }
+    }
+
+    /** The server's host answered the first Initial with an ICMP port unreachable. */
+    static final class NoQuicListenerException extends java.io.IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        NoQuicListenerException(String origin, Throwable cause) {
+            super("nothing listens on UDP at " + origin + " (the host answered ICMP port unreachable): no HTTP/3 there", cause);
         }
     }
 
