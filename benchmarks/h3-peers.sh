@@ -325,6 +325,8 @@ done
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
   echo "server args: ${server_args:-none}"
+  # Every server serves this certificate; its handshake's size moves ngtcp2's first windows (benchmarks page, 44 kB)
+  echo "certificate: $(sed -n 's/^h2bench server: TLS \(.*\) certificate .*/\1/p' "$out/server.log" | head -1), served by every server"
   echo "h2bench's h3 listener, its banner's QUIC line: ${h2bench_quic:-not in the banner (jars before cec67dc: Jetty 12.1.5 on quiche, cubic, initial window 10 packets)}"
   echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets)"
   echo
