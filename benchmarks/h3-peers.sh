@@ -39,6 +39,10 @@ usage: benchmarks/h3-peers.sh [options]
                       default gtlsserver
   --timeout S         seconds one download may take before it counts as failed; default 120
   --out DIR           output directory; default target/h2bench-h3-peers (emptied first)
+  --qlog              also write qlogs into DIR/qlog: h2bench's (--qlog-dir), gtlsserver's and the
+                      client's, one file per connection (Caddy writes none). For finding why two
+                      servers differ (the benchmarks page's 44 kB flights); the writing costs CPU
+                      in every download, so keep the table of a run without it
 
 New connections only. A reused connection (two downloads one after the other on one connection) is
 not measured: gtlsclient opens every URI it is given on one connection at once, as concurrent
@@ -61,9 +65,11 @@ command_line="benchmarks/h3-peers.sh"
 for arg in "$@"; do
   case "$arg" in *[[:space:]]*|"") command_line="$command_line \"$arg\"" ;; *) command_line="$command_line $arg" ;; esac
 done
+qlog=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
+    --qlog) qlog="$out"; shift; continue ;;
     --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
@@ -153,7 +159,9 @@ tmp="$(mktemp -d /tmp/h3-peers.XXXXXX)"
 mkdir -p "$tmp/docs" "$tmp/download" "$tmp/caddy"
 
 echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar")${server_args:+, $server_args})" >&2
-start_server "$out" --engine kernel --latency "$latency" --loss "$loss" ${extra_server_args[@]+"${extra_server_args[@]}"} || exit 1
+# --out may follow --qlog: the qlog directory is the final one's
+[ -z "$qlog" ] || { qlog="$(cd "$out" && pwd)/qlog"; mkdir -p "$qlog/h2bench" "$qlog/gtlsserver"; }
+start_server "$out" ${qlog:+--qlog-dir "$qlog/h2bench"} --engine kernel --latency "$latency" --loss "$loss" ${extra_server_args[@]+"${extra_server_args[@]}"} || exit 1
 host="$(host_of "$out/server.log")"
 h2bench_port="$(server_port h3_port)"
 [ -n "$h2bench_port" ] || { echo "h3-peers.sh: the server started no h3 listener: $server_no_h3" >&2; exit 1; }
@@ -215,7 +223,7 @@ case " $servers " in *" gtlsserver "*)
   echo "== gtlsserver at $host:$gtls_port (ngtcp2 $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc)" >&2
   # nsenter itself in the background (not in_link, a function run by a subshell): it execs the
   # server, so $! is the server's pid and stopping it stops the server.
-  nsenter --net="$link_net" gtlsserver -q --cc="$gtls_cc" -d "$tmp/docs" "$host" "$gtls_port" "$tmp/key.pem" "$tmp/cert.pem" >"$out/gtlsserver.log" 2>&1 &
+  nsenter --net="$link_net" gtlsserver -q --cc="$gtls_cc" ${qlog:+--qlog-dir="$qlog/gtlsserver"} -d "$tmp/docs" "$host" "$gtls_port" "$tmp/key.pem" "$tmp/cert.pem" >"$out/gtlsserver.log" 2>&1 &
   gtls_pid=$!
   wait_for_udp "$gtls_port" "$gtls_pid" gtlsserver "$out/gtlsserver.log" || exit 1
 esac
@@ -258,8 +266,9 @@ fetch() {
   mkdir "$tmp/download"
   drops0="$(udp_receive_buffer_errors)"
   t0="$EPOCHREALTIME"
+  [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
   timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
-    --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
+    ${qlog:+--qlog-dir="$qlog/client-of-$server"} --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
   client_pid=$!
   wait "$client_pid" || status=$?
   t1="$EPOCHREALTIME"
@@ -325,6 +334,9 @@ done
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
   echo "server args: ${server_args:-none}"
+  # Every server serves this certificate; its handshake's size moves ngtcp2's first windows (benchmarks page, 44 kB)
+  echo "certificate: $(sed -n 's/^h2bench server: TLS \(.*\) certificate .*/\1/p' "$out/server.log" | head -1), served by every server"
+  [ -z "$qlog" ] || echo "qlogs: $qlog (writing them slowed every download)"
   echo "h2bench's h3 listener, its banner's QUIC line: ${h2bench_quic:-not in the banner (jars before cec67dc: Jetty 12.1.5 on quiche, cubic, initial window 10 packets)}"
   echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets)"
   echo

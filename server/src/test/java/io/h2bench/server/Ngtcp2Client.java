@@ -26,6 +26,7 @@ public final class Ngtcp2Client {
     private static final Pattern RETRY = Pattern.compile(" pkt rx .* type=Retry ");
     private static final Pattern STREAM_RESET = Pattern.compile(" frm rx .*RESET_STREAM");
     private static final Pattern MIN_RTT = Pattern.compile(" min_rtt=(\\d+) ");
+    private static final Pattern STREAM_RX = Pattern.compile("^I(\\d{8}) .* frm rx \\d+ 1RTT STREAM\\(0x[0-9a-f]+\\) id=0x([0-9a-f]+) .*len=(\\d+) ");
 
     private final String log;
     private final Path downloads;
@@ -123,6 +124,30 @@ public final class Ngtcp2Client {
             throw new IllegalStateException("no min_rtt in gtlsclient's log");
         }
         return last;
+    }
+
+    /**
+     * The {@code n}th response's stream bytes (HEADERS and DATA frames) as they arrived, in flights: a
+     * flight ends where no STREAM frame of the response came for {@code gapMillis}. A sender in slow
+     * start sends one window a round trip, so behind a link of round trip R with a gap of R / 2 each
+     * flight is one round trip's window, whatever the sender spreads within it.
+     */
+    public List<Long> streamBytesPerFlight(int n, long gapMillis) {
+        List<Long> flights = new ArrayList<>();
+        long last = Long.MIN_VALUE;
+        for (String line : log.split("\n")) {
+            Matcher frame = STREAM_RX.matcher(line);
+            if (!frame.find() || Long.parseLong(frame.group(2), 16) != 4L * n) {
+                continue;
+            }
+            long millis = Long.parseLong(frame.group(1));
+            if (flights.isEmpty() || millis - last >= gapMillis) {
+                flights.add(0L);
+            }
+            flights.set(flights.size() - 1, flights.get(flights.size() - 1) + Long.parseLong(frame.group(3)));
+            last = millis;
+        }
+        return flights;
     }
 
     /** Request streams are client-initiated bidirectional: ids 0, 4, 8 ... */

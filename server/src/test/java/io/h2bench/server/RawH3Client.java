@@ -33,7 +33,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * certificate: it sends frames as the test says, such as a request's FIN long after its HEADERS, or
  * requests whose responses it never reads, which no ordinary client does on purpose.
  */
-final class RawH3Client implements AutoCloseable {
+public final class RawH3Client implements AutoCloseable {
 
     private static final long WINDOW = 8L * 1024 * 1024;
 
@@ -47,7 +47,7 @@ final class RawH3Client implements AutoCloseable {
         this.responseWindow = responseWindow;
     }
 
-    static RawH3Client start() {
+    public static RawH3Client start() {
         return new RawH3Client(WINDOW);
     }
 
@@ -60,12 +60,17 @@ final class RawH3Client implements AutoCloseable {
     }
 
     /** A GET of {@code uri}, with no fields of its own. */
-    static Request get(URI uri) {
+    public static Request get(URI uri) {
         return new Request("GET", uri);
     }
 
     /** A new QUIC connection (on a UDP socket of its own) to the h3 listener on {@code port}. */
     CompletableFuture<Connection> connect(int port) {
+        return connect("127.0.0.1", port);
+    }
+
+    /** A new QUIC connection to the h3 listener at {@code host} (behind a kernel link, the link's server address). */
+    public CompletableFuture<Connection> connect(String host, int port) {
         CompletableFuture<Connection> connected = new CompletableFuture<>();
         var codec = Http3.newQuicClientCodecBuilder().sslContext(tls)
                 .maxIdleTimeout(30, TimeUnit.SECONDS)
@@ -79,7 +84,7 @@ final class RawH3Client implements AutoCloseable {
             }
             Channel udp = ((io.netty.channel.ChannelFuture) bound).channel();
             QuicChannel.newBootstrap(udp).handler(new Http3ClientConnectionHandler())
-                    .remoteAddress(new InetSocketAddress("127.0.0.1", port)).connect().addListener(done -> {
+                    .remoteAddress(new InetSocketAddress(host, port)).connect().addListener(done -> {
                         if (done.isSuccess()) {
                             connected.complete(new Connection((QuicChannel) done.getNow(), udp));
                         } else {
@@ -96,11 +101,11 @@ final class RawH3Client implements AutoCloseable {
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    record Request(String method, URI uri) {
+    public record Request(String method, URI uri) {
     }
 
     /** One QUIC connection. */
-    static final class Connection {
+    public static final class Connection {
 
         private final QuicChannel quic;
         private final Channel udp;
@@ -110,13 +115,18 @@ final class RawH3Client implements AutoCloseable {
             this.udp = udp;
         }
 
+        /** Ends the connection with a CONNECTION_CLOSE, as a client done with it. */
+        public void close() {
+            quic.close().syncUninterruptibly();
+        }
+
         /** Closes the UDP socket under the connection: the server hears nothing more, not even an ACK. */
         void abandon() {
             udp.close().syncUninterruptibly();
         }
 
         /** Sends {@code request}'s HEADERS, ending the request stream with them. */
-        Exchange request(Request request) {
+        public Exchange request(Request request) {
             return send(request, new Exchange(false), true);
         }
 
@@ -154,7 +164,7 @@ final class RawH3Client implements AutoCloseable {
     }
 
     /** One request stream: the response's status once its body has all arrived, and the late FIN if asked for. */
-    static final class Exchange extends Http3RequestStreamInboundHandler {
+    public static final class Exchange extends Http3RequestStreamInboundHandler {
 
         private final boolean lateFin;
         private final CompletableFuture<Integer> response = new CompletableFuture<>();
@@ -167,12 +177,12 @@ final class RawH3Client implements AutoCloseable {
         }
 
         /** The status, completed when the response's last byte has arrived. */
-        CompletableFuture<Integer> response() {
+        public CompletableFuture<Integer> response() {
             return response;
         }
 
         /** The response body's bytes read so far. */
-        long bodyBytes() {
+        public long bodyBytes() {
             return bodyBytes.get();
         }
 
