@@ -15,8 +15,15 @@
 #   FAIL         red: anything else
 # Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx behind a 100 ms
 # kernel link (PhasesBesideCurlTest, root only: it needs the kernel link; skipped without).
-# A server whose program is missing is skipped by its test and absent from the table
-# (apt-get install nginx apache2 caddy h2o nghttp2-server ngtcp2-server; bin/test installs them).
+# Then the other direction (OutsideClientsInteropTest, server module): curl, nghttp, h2load,
+# gtlsclient, Go's net/http (benchmarks/peer/fetch) and headless Chromium against h2bench's own
+# listeners, one row per client, one column per mode (the same labels): GETs of 100 B, 44 kB and
+# 2 MiB (length, and SHA-256 where the client keeps the body), a POST whose byte count the server
+# answers, a HEAD, every exchange over the asked protocol as the client reports it; "not offered"
+# where the client has no such mode, with the reason.
+# A server or client whose program is missing is skipped by its test and absent from the tables
+# (apt-get install nginx apache2 caddy h2o nghttp2-server ngtcp2-server curl nghttp2-client
+# ngtcp2-client chromium, which bin/test installs; and Go 1.24 or later, from go.dev/dl).
 #
 #   benchmarks/interop.sh [--out DIR] [maven arguments, e.g. -o]
 set -euo pipefail
@@ -28,21 +35,24 @@ maven_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) maven_args+=("$1"); shift ;;
   esac
 done
 command -v python3 >/dev/null || { echo "interop.sh: needs python3 for the table (apt-get install python3)" >&2; exit 1; }
 
-classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest,PhasesBesideCurlTest"
+classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest,PhasesBesideCurlTest,OutsideClientsInteropTest"
 cells="jmeter-plugin/target/interop"
-rm -rf "$cells"
+client_cells="server/target/interop/clients"
+rm -rf "$cells" "$client_cells"
 mkdir -p "$out"
 started=$(date +%s)
 echo "== the matrix: $classes (log: $out/maven.log)" >&2
 status=0
-# -am builds the server module too (h2bench's certificate comes from its TlsMaterial); no other module's tests run.
-mvn -B -q -pl jmeter-plugin -am test -Dtest="$classes" -Dsurefire.failIfNoSpecifiedTests=false "${maven_args[@]}" \
+# The server module for OutsideClientsInteropTest (the plugin's tests compile the server's sources
+# themselves, for h2bench's certificate from TlsMaterial, so -am alone adds only the parent pom);
+# no other test of either module runs.
+mvn -B -q -pl server,jmeter-plugin -am test -Dtest="$classes" -Dsurefire.failIfNoSpecifiedTests=false "${maven_args[@]}" \
   >"$out/maven.log" 2>&1 || status=$?
 took=$(( $(date +%s) - started ))
 
@@ -55,36 +65,49 @@ version() { "$@" 2>&1 | head -1 || true; }
   [ -x /usr/bin/h2o ] && echo "h2o: $(version /usr/bin/h2o --version)"
   [ -x /usr/sbin/nghttpd ] && echo "nghttpd: $(version /usr/sbin/nghttpd --version)"
   [ -x /usr/sbin/gtlsserver ] && echo "gtlsserver: ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?')"
+  [ -x /usr/bin/curl ] && echo "curl: $(version /usr/bin/curl --version)"
+  [ -x /usr/bin/nghttp ] && echo "nghttp: $(version /usr/bin/nghttp --version)"
+  [ -x /usr/bin/h2load ] && echo "h2load: $(version /usr/bin/h2load --version)"
+  [ -x /usr/bin/gtlsclient ] && echo "gtlsclient: ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')"
+  command -v go >/dev/null && echo "go: $(version go version)"
+  # Debian's wrapper script prints a shell error of its own on stderr first
+  [ -x /usr/bin/chromium ] && echo "chromium: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
 } >"$out/versions.txt"
 cat "$out/versions.txt"
 
 cat "$cells"/*.tsv >"$out/cells.tsv" 2>/dev/null || true
 [ -s "$out/cells.tsv" ] || { echo "interop.sh: no cell ran (see $out/maven.log)" >&2; tail -20 "$out/maven.log" >&2; exit 1; }
-python3 - "$out/cells.tsv" <<'PY'
+# table FILE ROW_HEADER ROWS MODES LABELS WIDTH: one row per server or client (ROWS, in order), one
+# column per mode (MODES as the TSV names them, LABELS as shown), then the reason of each cell that
+# is not a plain pass, and the count of red cells.
+table() {
+  python3 - "$@" <<'PY'
 import sys
-modes = ["H1", "H1_TLS", "H2", "H2C", "H2C_UPGRADE", "H3", "H3_ALT_SVC", "SCHEME_HTTP", "SCHEME_HTTPS"]
-labels = ["h1", "h1 TLS", "h2", "h2c prior", "h2c Upgrade", "h3", "h3 Alt-Svc", "scheme http", "scheme https"]
-servers = ["nginx", "apache", "caddy", "h2o", "nghttpd", "gtlsserver"]
+path, header, rows, modes, labels, width = sys.argv[1], sys.argv[2], *[a.split(",") for a in sys.argv[3:6]], int(sys.argv[6])
 shown = {"PASS": "pass", "NOT_OFFERED": "not offered", "LIMIT": "LIMIT", "FAIL": "FAIL"}
 cells = {}
-for line in open(sys.argv[1]):
-    server, mode, verdict, millis, detail = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
-    cells[(server, mode)] = (verdict, int(millis), detail)
-width = 12
-print("server".ljust(11) + "".join(label.ljust(width) for label in labels))
-for server in [s for s in servers if any(k[0] == s for k in cells)]:
-    print(server.ljust(11) + "".join(shown.get(cells.get((server, m), ("-",))[0], "-").ljust(width) for m in modes))
+for line in open(path):
+    row, mode, verdict, millis, detail = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
+    cells[(row, mode)] = (verdict, int(millis), detail)
+print(header.ljust(11) + "".join(label.ljust(width) for label in labels))
+for row in [r for r in rows if any(k[0] == r for k in cells)]:
+    print(row.ljust(11) + "".join(shown.get(cells.get((row, m), ("-",))[0], "-").ljust(width) for m in modes))
 print()
-for server in servers:
+for row in rows:
     for mode, label in zip(modes, labels):
-        verdict, millis, detail = cells.get((server, mode), ("-", 0, ""))
+        verdict, millis, detail = cells.get((row, mode), ("-", 0, ""))
         if verdict in ("NOT_OFFERED", "LIMIT", "FAIL"):
-            print(f"{server} {label}: {shown[verdict]} ({millis} ms): {detail}")
+            print(f"{row} {label}: {shown[verdict]} ({millis} ms): {detail}")
         elif verdict == "PASS" and detail:
-            print(f"{server} {label}: pass, not checked: {detail}")
+            print(f"{row} {label}: pass, not checked: {detail}")
 red = sum(1 for v in cells.values() if v[0] in ("FAIL", "LIMIT"))
 print(f"\n{len(cells)} cells, {red} red, slowest {max(v[1] for v in cells.values())} ms")
 PY
+}
+modes="H1,H1_TLS,H2,H2C,H2C_UPGRADE,H3"
+labels="h1,h1 TLS,h2,h2c prior,h2c Upgrade,h3"
+table "$out/cells.tsv" server "nginx,apache,caddy,h2o,nghttpd,gtlsserver" "$modes,H3_ALT_SVC,SCHEME_HTTP,SCHEME_HTTPS" \
+  "$labels,h3 Alt-Svc,scheme http,scheme https" 12
 if [ -s "$cells/phases/nginx.tsv" ]; then
   cat "$cells"/phases/*.tsv >"$out/phases.tsv"
   echo
@@ -94,5 +117,12 @@ if [ -s "$cells/phases/nginx.tsv" ]; then
     printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
   done <"$out/phases.tsv"
 fi
-echo "(matrix took ${took} s; cells in $out/cells.tsv)"
+if cat "$client_cells"/*.tsv >"$out/clients.tsv" 2>/dev/null && [ -s "$out/clients.tsv" ]; then
+  echo
+  echo "Outside clients against h2bench's listeners (OutsideClientsInteropTest):"
+  table "$out/clients.tsv" client "curl,nghttp,h2load,gtlsclient,go,chromium" "$modes" "$labels" 13
+else
+  echo "interop.sh: no outside-client cell ran (see $out/maven.log)" >&2
+fi
+echo "(matrix took ${took} s; cells in $out/cells.tsv and $out/clients.tsv)"
 exit "$status"

@@ -48,8 +48,16 @@ public final class Ngtcp2Client {
 
     /** GETs {@code paths} from {@code https://host:port} over one QUIC connection, bodies into {@code downloads}. */
     public static Ngtcp2Client fetch(String host, int port, Path downloads, String... paths) throws IOException, InterruptedException {
+        return fetch(host, port, downloads, List.of(), paths);
+    }
+
+    /** As {@link #fetch(String, int, Path, String...)} with more of gtlsclient's options, such as {@code -m HEAD} or {@code -d FILE}. */
+    public static Ngtcp2Client fetch(String host, int port, Path downloads, List<String> options, String... paths)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--no-quic-dump", "--no-http-dump",
-                "--exit-on-all-streams-close", "--timeout=10s", "--download=" + downloads, host, Integer.toString(port)));
+                "--exit-on-all-streams-close", "--timeout=10s", "--download=" + downloads));
+        command.addAll(options);
+        command.addAll(List.of(host, Integer.toString(port)));
         for (String path : paths) {
             command.add("https://" + host + ":" + port + path);
         }
@@ -87,6 +95,13 @@ public final class Ngtcp2Client {
     public int status(int n) {
         Matcher status = statusLine(n).matcher(log);
         return status.find() ? Integer.parseInt(status.group(1)) : 0;
+    }
+
+    /** The value of the {@code n}th response's header {@code name} (lower case), or null when it had none. */
+    public String header(int n, String name) {
+        Matcher header = Pattern.compile("http: stream 0x" + Integer.toHexString(4 * n) + " \\[" + Pattern.quote(name) + ": ([^\\]]*)\\]")
+                .matcher(log);
+        return header.find() ? header.group(1) : null;
     }
 
     /** The body saved for {@code fileName} (a path's last segment). */

@@ -91,6 +91,23 @@ class TestObjectsTest extends SharedServerTest {
         assertThat(response.body()).isEmpty();
     }
 
+    /** curl's --data-binary and an HTML form send this type: the body is the client's, not the query's. */
+    @ParameterizedTest
+    @EnumSource(Listener.class)
+    void shouldCountAFormTypedBodyWhenItIsPostedToTheOptionObject(Listener listener) throws Exception {
+        byte[] body = new byte[54_000];
+        new java.util.Random(39).nextBytes(body);
+        URI uri = server.baseUri(listener).resolve("/option?size=100");
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("x-request-body-bytes")).hasValue("54000");
+        assertThat(response.body()).hasSize(100);
+    }
+
     @Test
     void shouldServeTheSameTextBytesWhenRestarted() throws Exception {
         byte[] first = get(Listener.H1, "/large-text.txt").body();

@@ -11,6 +11,9 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.eclipse.jetty.util.MultiMap;
+import org.eclipse.jetty.util.UrlEncoded;
+
 /**
  * Seed 003's dynamic object, {@code /option?size=S&delay=D}: a body of S bytes sent after D ms.
  * Neither the wait nor the body holds a request thread (an async context, one timer thread for all
@@ -44,8 +47,11 @@ public class OptionServlet extends HttpServlet {
         long size;
         long delay;
         try {
-            size = Quantities.size("size", request.getParameter("size"), 0);
-            delay = Quantities.delay("delay", request.getParameter("delay"));
+            // The query alone: getParameter would parse a form-typed body too (curl's -d, an HTML form),
+            // refusing a binary one with 400 and leaving drain() nothing to count.
+            MultiMap<String> query = UrlEncoded.decodeQuery(request.getQueryString() == null ? "" : request.getQueryString());
+            size = Quantities.size("size", query.getValue("size"), 0);
+            delay = Quantities.delay("delay", query.getValue("delay"));
         } catch (IllegalArgumentException e) {
             PlainText.send(request, response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
             return;
