@@ -1,7 +1,9 @@
 package io.h2bench.server;
 
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
@@ -14,18 +16,18 @@ import org.eclipse.jetty.server.Request;
  */
 final class AltSvc implements HttpConfiguration.Customizer {
 
-    /** The h3 listener's UDP port; 0 while there is none, and then no header. */
-    private volatile int h3Port;
+    /** The header naming the h3 listener's UDP port, encoded once for every response; null while there is none. */
+    private volatile HttpField header;
 
     void advertise(int port) {
-        h3Port = port;
+        header = port > 0 ? new PreEncodedHttpField(HttpHeader.ALT_SVC, "h3=\":" + port + "\"") : null;
     }
 
     @Override
     public Request customize(Request request, HttpFields.Mutable responseHeaders) {
-        int port = h3Port;
-        if (port > 0 && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
-            responseHeaders.put(HttpHeader.ALT_SVC, "h3=\":" + port + "\"");
+        HttpField altSvc = header;
+        if (altSvc != null && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+            responseHeaders.put(altSvc);
         }
         return request;
     }

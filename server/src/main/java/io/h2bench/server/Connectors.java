@@ -1,5 +1,7 @@
 package io.h2bench.server;
 
+import java.security.SecureRandom;
+
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -108,7 +110,7 @@ final class Connectors {
     }
 
     private SslContextFactory.Server sslContextFactory() {
-        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        SslContextFactory.Server ssl = new TlsContextFactory();
         ssl.setKeyStorePath(tls.keystore().toAbsolutePath().toString());
         ssl.setKeyStorePassword(tls.password());
         ssl.setKeyStoreType("PKCS12");
@@ -118,5 +120,21 @@ final class Connectors {
         ssl.setCipherComparator(profile.cipherOrder());
         ssl.setUseCipherSuitesOrder(true);
         return ssl;
+    }
+
+    /** Jetty's factory of a TLS listener's SSLContext, which draws from a {@link HandshakeRandom}, not JSSE's default. */
+    static final class TlsContextFactory extends SslContextFactory.Server {
+
+        private final SecureRandom random = HandshakeRandom.create();
+
+        @Override
+        protected SecureRandom getSecureRandomInstance() {
+            return random;
+        }
+
+        /** What JSSE draws server randoms, session IDs, tickets and key shares from. */
+        SecureRandom secureRandom() {
+            return random;
+        }
     }
 }

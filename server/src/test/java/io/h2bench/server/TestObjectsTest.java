@@ -108,6 +108,20 @@ class TestObjectsTest extends SharedServerTest {
         assertThat(response.body()).hasSize(100);
     }
 
+    @ParameterizedTest
+    @EnumSource(Listener.class)
+    void shouldEchoTheRequestBodysLengthWhenOptionIsPostedOrFetched(Listener listener) throws Exception {
+        URI uri = server.baseUri(listener).resolve("/option?size=100");
+        for (int length : new int[] {0, 1, 100_000}) {
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[length])).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+            assertThat(response.headers().firstValue("x-request-body-bytes")).as("POST of %d bytes", length).hasValue(Integer.toString(length));
+            assertThat(response.body()).hasSize(100);
+        }
+        assertThat(get(listener, "/option?size=100").headers().firstValue("x-request-body-bytes")).hasValue("0");
+    }
+
     @Test
     void shouldServeTheSameTextBytesWhenRestarted() throws Exception {
         byte[] first = get(Listener.H1, "/large-text.txt").body();

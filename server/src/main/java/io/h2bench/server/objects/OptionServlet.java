@@ -79,9 +79,13 @@ public class OptionServlet extends HttpServlet {
         }
     }
 
+    /** Reads the request body to its end; a request with none (most) costs no buffer: 16 KiB each was 330 MB/s of garbage at 20,000 req/s. */
     private static long drain(InputStream in) throws IOException {
+        if (in.read() < 0) {
+            return 0;
+        }
         byte[] buffer = new byte[16 * 1024];
-        long total = 0;
+        long total = 1;
         for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
             total += read;
         }
