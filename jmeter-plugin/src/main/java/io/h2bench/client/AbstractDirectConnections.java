@@ -27,7 +27,7 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     protected final OriginConnector connector;
     private final ResponseTimeouts responseTimeouts;
     private final BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange;
-    private final Map<DirectSessions.Key, OriginConnections<E>> origins = new ConcurrentHashMap<>();
+    private final Map<OriginKey, OriginConnections<E>> origins = new ConcurrentHashMap<>();
     private final Set<E> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -60,7 +60,7 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     /** A new origin's connections of this user, to which its requests go from now on. */
     abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
 
-    final CompletableFuture<ExchangeResult> send(DirectSessions.Key key, ExchangeRequest request, ConnectionProfile profile) {
+    final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request, ConnectionProfile profile) {
         ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
         E exchange = newExchange.apply(request, recorder);
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
@@ -74,7 +74,7 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
     final void abortAll(String reason) {
         for (E exchange : inFlight) {
-            exchange.abort(StreamExchange.stopped(reason));
+            exchange.abort(FailureMessages.stopped(reason));
         }
     }
 

@@ -78,7 +78,7 @@ final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchan
                     }
                 }
                 if (closing) {
-                    exchange.fail(StreamExchange.stopped("the user's connections were closed"));
+                    exchange.fail(FailureMessages.stopped("the user's connections were closed"));
                     return;
                 }
                 if (connection == null) {
@@ -111,7 +111,7 @@ final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchan
             }
             if (closing) {
                 connection.close();
-                ready.forEach(exchange -> exchange.fail(StreamExchange.stopped("the user's connections were closed")));
+                ready.forEach(exchange -> exchange.fail(FailureMessages.stopped("the user's connections were closed")));
                 return;
             }
             ready.forEach(this::send);

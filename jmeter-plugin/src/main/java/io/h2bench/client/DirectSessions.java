@@ -31,7 +31,7 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  */
 final class DirectSessions {
 
-    private final Map<Key, Origin> origins = new ConcurrentHashMap<>();
+    private final Map<OriginKey, Origin> origins = new ConcurrentHashMap<>();
     private final Set<StreamExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final WireRegistry registry;
     private final ResponseTimeouts responseTimeouts;
@@ -39,25 +39,6 @@ final class DirectSessions {
     DirectSessions(WireRegistry registry, ResponseTimeouts responseTimeouts) {
         this.registry = registry;
         this.responseTimeouts = responseTimeouts;
-    }
-
-    /**
-     * Where a user's connections to one origin with one profile are pooled. Looked up for every
-     * request, so hashed by the origin alone (its string keeps its hash) and compared with the
-     * profile by identity first: the records' own methods went through a method handle per field
-     * of both records, 1 to 2 % of the sampler's CPU in JFR at 50 users (issue 20).
-     */
-    record Key(String origin, ConnectionProfile profile) {
-
-        @Override
-        public int hashCode() {
-            return origin.hashCode();
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Key key && origin.equals(key.origin) && (profile == key.profile || profile.equals(key.profile));
-        }
     }
 
     /** Whether this engine may carry {@code exchange} at all (else it always goes through HttpClient). */
@@ -71,7 +52,7 @@ final class DirectSessions {
      * sends through HttpClient and reports that exchange with {@link #viaClient}. {@code viaClient}
      * here is how to send through HttpClient if the stream cannot be opened after all.
      */
-    CompletableFuture<ExchangeResult> trySend(Key key, ExchangeRequest exchange,
+    CompletableFuture<ExchangeResult> trySend(OriginKey key, ExchangeRequest exchange,
                                               Function<ExchangeRequest, CompletableFuture<ExchangeResult>> viaClient) {
         Origin origin = origins.get(key);
         if (origin == null) {
@@ -100,7 +81,7 @@ final class DirectSessions {
     }
 
     /** HttpClient took an exchange of {@code key}: until it ends, the next ones go there too. */
-    void viaClient(Key key, CompletableFuture<ExchangeResult> result) {
+    void viaClient(OriginKey key, CompletableFuture<ExchangeResult> result) {
         Origin origin = origins.computeIfAbsent(key, ignored -> new Origin());
         synchronized (origin) {
             origin.viaClient++;
@@ -113,7 +94,7 @@ final class DirectSessions {
     }
 
     /** HttpClient gave an exchange of {@code key} its connection: an HTTP/2 one's session is learnt. */
-    void connectionAssigned(Key key, Connection connection) {
+    void connectionAssigned(OriginKey key, Connection connection) {
         if (!(connection instanceof HttpConnectionOverHTTP2 h2) || !(h2.getSession() instanceof HTTP2Session session)) {
             return;
         }
@@ -134,7 +115,7 @@ final class DirectSessions {
     /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
     void abortAll(String reason) {
         for (StreamExchange exchange : inFlight) {
-            exchange.abort(StreamExchange.stopped(reason));
+            exchange.abort(FailureMessages.stopped(reason));
         }
     }
 

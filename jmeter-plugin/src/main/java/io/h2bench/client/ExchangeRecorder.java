@@ -20,7 +20,7 @@ import org.eclipse.jetty.http.HttpVersion;
  * {@link ExchangeResult}: times are taken when the events fire, bytes arrive from the
  * {@link WireConnection} the exchange runs on. No polling anywhere.
  */
-final class ExchangeRecorder implements Response.Listener {
+final class ExchangeRecorder implements Response.Listener, WireShare {
 
     /** Pushes can finish after the main response: how long to wait for them when no timeout is set. */
     private static final long DEFAULT_PUSH_WAIT_MILLIS = 30_000;
@@ -131,7 +131,8 @@ final class ExchangeRecorder implements Response.Listener {
         return current != null && current.ready();
     }
 
-    void addWireBytes(long in, long out) {
+    @Override
+    public void addWireBytes(long in, long out) {
         wireIn.addAndGet(in);
         wireOut.addAndGet(out);
     }

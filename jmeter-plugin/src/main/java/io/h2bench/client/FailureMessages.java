@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import java.io.EOFException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -17,6 +18,11 @@ import java.util.Locale;
 final class FailureMessages {
 
     private FailureMessages() {
+    }
+
+    /** The stop button's failure, as every path reports it (Jetty's client aborts with the same). */
+    static Throwable stopped(String reason) {
+        return new InterruptedIOException(reason);
     }
 
     static String describe(Throwable failure, ExchangeRequest request, String goAway) {

@@ -14,7 +14,6 @@ import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.util.thread.Scheduler;
-import java.io.InterruptedIOException;
 
 /**
  * A virtual user's HTTP/1.1 and HTTP/2 connections on Jetty's client: its own pool per origin inside
@@ -69,15 +68,15 @@ final class JettyEngine implements ProtocolEngine {
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         if (DirectConnections.eligible(exchange, profile)) {
-            return connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+            return connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile);
         }
         if (DirectHttp2Connections.eligible(exchange, profile)) {
-            return http2Connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+            return http2Connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile);
         }
         if (!DirectSessions.eligible(exchange)) {
             return sendViaClient(exchange, profile, null);
         }
-        DirectSessions.Key key = new DirectSessions.Key(origin(exchange.uri()), profile);
+        OriginKey key = new OriginKey(origin(exchange.uri()), profile);
         CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange, again -> sendViaClient(again, profile, key));
         return direct != null ? direct : sendViaClient(exchange, profile, key);
     }
@@ -87,7 +86,7 @@ final class JettyEngine implements ProtocolEngine {
      * exchange {@link DirectSessions} may carry later on the same HTTP/2 session, or null.
      */
     private CompletableFuture<ExchangeResult> sendViaClient(ExchangeRequest exchange, ConnectionProfile profile,
-                                                            DirectSessions.Key key) {
+                                                            OriginKey key) {
         HttpClient client = shared.httpClient();
         URI uri = exchange.uri();
         shared.routing().register(profile);
@@ -159,7 +158,7 @@ final class JettyEngine implements ProtocolEngine {
     @Override
     public void abortAll(String reason) {
         for (Request request : inFlight) {
-            request.abort(new InterruptedIOException(reason));
+            request.abort(FailureMessages.stopped(reason));
         }
         sessions.abortAll(reason);
         connections.abortAll(reason);

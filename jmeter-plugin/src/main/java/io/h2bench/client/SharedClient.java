@@ -126,11 +126,12 @@ public final class SharedClient {
         SHARED.release(this);
     }
 
-    /** Stops the client whatever the count: JMeter's test end, after which no thread may remain. */
+    /**
+     * Stops the client whatever the count, after which none of its threads remains. JMeter's test end
+     * calls {@link UserConnections#stopAll()}, which stops HTTP/3's event loops too.
+     */
     public static void stopAll() {
         SHARED.stopAll();
-        // HTTP/3's event loops too: the sampler's test end calls this one method for every protocol.
-        io.h2bench.client.h3.QuicTransport.stopAll();
     }
 
     /** Whether a shared client is running now (for tests of the lifecycle). */

@@ -1,7 +1,6 @@
 package io.h2bench.client;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
@@ -289,9 +288,4 @@ final class StreamExchange implements Stream.Listener, Invocable {
         public void notOpened(StreamExchange exchange, Throwable why) {
         }
     };
-
-    /** The stop button's failure, as the client's path reports it. */
-    static Throwable stopped(String reason) {
-        return new InterruptedIOException(reason);
-    }
 }

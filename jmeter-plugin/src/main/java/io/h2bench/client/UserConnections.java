@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import io.h2bench.client.h3.Http3Engine;
+import io.h2bench.client.h3.QuicTransport;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +32,15 @@ public final class UserConnections implements AutoCloseable {
     /** A new virtual user on the shared client (which starts if it is not running). */
     public static UserConnections open() {
         return new UserConnections(JettyEngine.open());
+    }
+
+    /**
+     * Stops every protocol's shared machinery whatever its users: JMeter's test end, after which no
+     * thread of the client may remain (Jetty's client, HTTP/3's event loops).
+     */
+    public static void stopAll() {
+        SharedClient.stopAll();
+        QuicTransport.stopAll();
     }
 
     /** False once closed, or once the shared client was stopped under it (JMeter's test end). */

@@ -35,8 +35,8 @@ final class WireConnection {
     private final Object origin;
     private final long connectBeginNanos;
     private final long tcpConnectedNanos;
-    private final List<ExchangeRecorder> inFlight = new ArrayList<>();
-    private final List<ExchangeRecorder> sending = new ArrayList<>();
+    private final List<WireShare> inFlight = new ArrayList<>();
+    private final List<WireShare> sending = new ArrayList<>();
     /** Read bytes not yet explained by delivered response bytes nor settled; never negative. */
     private long unexplainedIn;
     private long carriedIn;
@@ -45,7 +45,7 @@ final class WireConnection {
     private long totalOut;
     private boolean claimed;
     /** The exchange that claimed the connection, until it ends (its TLS handshake may still give it to another). */
-    private ExchangeRecorder claimer;
+    private WireShare claimer;
     private boolean secure;
     private long tlsStartNanos;
     private long handshakeDoneNanos;
@@ -136,7 +136,7 @@ final class WireConnection {
      * Puts an exchange in flight. Returns true when it is the first exchange on this connection and
      * may claim it: the connection was opened for it, so its connect time and setup bytes are its own.
      */
-    synchronized boolean begin(ExchangeRecorder exchange, boolean mayClaim, boolean willSend) {
+    synchronized boolean begin(WireShare exchange, boolean mayClaim, boolean willSend) {
         if (inFlight.isEmpty()) {
             carryOverhead();
         }
@@ -155,7 +155,7 @@ final class WireConnection {
         return claim;
     }
 
-    synchronized void requestSent(ExchangeRecorder exchange) {
+    synchronized void requestSent(WireShare exchange) {
         sending.remove(exchange);
     }
 
@@ -165,14 +165,14 @@ final class WireConnection {
      * control), so an exchange that ended meanwhile may already hold it as its share of the
      * overhead; counting it again here would make the exchanges add up to more than the wire.
      */
-    synchronized void received(ExchangeRecorder exchange, long bytes) {
+    synchronized void received(WireShare exchange, long bytes) {
         long credit = Math.min(bytes, Math.max(0, unexplainedIn));
         exchange.addWireBytes(credit, 0);
         unexplainedIn -= credit;
     }
 
     /** The exchange completed: it takes its share of the overhead read so far and leaves. */
-    synchronized void end(ExchangeRecorder exchange) {
+    synchronized void end(WireShare exchange) {
         // Only the last one in flight: while others are, part of what was read may be their
         // content that Jetty has not delivered yet, which is theirs and not overhead.
         if (unexplainedIn > 0 && inFlight.size() == 1 && inFlight.contains(exchange)) {
@@ -200,7 +200,7 @@ final class WireConnection {
 
     synchronized void bytesWritten(long bytes) {
         totalOut += bytes;
-        List<ExchangeRecorder> writers = sending.isEmpty() ? inFlight : sending;
+        List<WireShare> writers = sending.isEmpty() ? inFlight : sending;
         if (writers.isEmpty()) {
             carriedOut += bytes;
             return;

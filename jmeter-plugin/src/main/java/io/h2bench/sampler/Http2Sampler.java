@@ -6,7 +6,6 @@ import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
 import io.h2bench.client.ProtocolMode;
-import io.h2bench.client.SharedClient;
 import io.h2bench.client.UserConnections;
 import java.io.IOException;
 import java.net.URI;
@@ -381,7 +380,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     @Override
     public void testEnded() {
         super.testEnded();
-        SharedClient.stopAll();
+        UserConnections.stopAll();
     }
 
     @Override
