@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.BrowserPreset;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.LinkedHashMap;

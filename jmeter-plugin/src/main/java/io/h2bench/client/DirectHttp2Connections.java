@@ -1,5 +1,7 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.BrowserPreset;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
@@ -11,8 +12,8 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**

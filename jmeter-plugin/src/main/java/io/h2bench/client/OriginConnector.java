@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

@@ -1,5 +1,7 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
+
 /**
  * Where a user's connections to one origin with one profile are pooled. Looked up for every
  * request, so hashed by the origin alone (its string keeps its hash) and compared with the

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.BrowserPreset;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.http.MetaData;

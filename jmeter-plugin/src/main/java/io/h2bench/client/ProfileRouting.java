@@ -1,5 +1,8 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.HostResolver;
+import io.h2bench.client.profile.ProxySettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,5 +1,7 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ClientCertificate;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.security.KeyStore;
 import java.security.cert.CRL;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
 import java.util.concurrent.CompletableFuture;
 
 /**

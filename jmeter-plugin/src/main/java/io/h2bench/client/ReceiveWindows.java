@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.BrowserPreset;
 import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
 
 /**

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import io.h2bench.client.h3.Http3Engine;
 import io.h2bench.client.h3.QuicTransport;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

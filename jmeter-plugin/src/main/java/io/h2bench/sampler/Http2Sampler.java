@@ -1,30 +1,30 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.HeaderField;
 import io.h2bench.client.ProtocolMode;
 import io.h2bench.client.UserConnections;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
-import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
-import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.util.JMeterUtils;
 
 /**

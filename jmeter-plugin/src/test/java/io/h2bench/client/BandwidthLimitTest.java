@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.server.Listener;
 import java.net.URI;
 import java.time.Duration;

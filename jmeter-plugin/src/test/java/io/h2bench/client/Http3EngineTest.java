@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.ProxySettings;
 import io.h2bench.server.Listener;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.ConnectionProfile;
 import io.h2bench.client.ExchangeRequest;
 import io.h2bench.client.ExchangeResult;
 import io.h2bench.client.ProtocolEngine;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

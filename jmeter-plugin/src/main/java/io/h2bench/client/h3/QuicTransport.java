@@ -1,7 +1,7 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.BrowserPreset;
 import io.h2bench.client.SharedInstance;
+import io.h2bench.client.profile.BrowserPreset;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

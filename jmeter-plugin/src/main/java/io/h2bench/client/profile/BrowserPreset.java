@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.profile;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.profile;
 
 import java.util.List;
 import java.util.Locale;
@@ -24,11 +24,11 @@ public record ProxySettings(String scheme, String host, int port, String user, S
         nonProxyHosts = nonProxyHosts == null ? List.of() : List.copyOf(nonProxyHosts);
     }
 
-    boolean secure() {
+    public boolean secure() {
         return scheme.equals("https");
     }
 
-    boolean authenticates() {
+    public boolean authenticates() {
         return user != null && !user.isEmpty();
     }
 

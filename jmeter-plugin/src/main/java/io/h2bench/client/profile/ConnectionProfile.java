@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.profile;
 
 import java.net.InetAddress;
 
@@ -44,7 +44,7 @@ public record ConnectionProfile(InetAddress sourceAddress, ProxySettings proxy, 
     }
 
     /** The proxy to use for {@code host}, or null when this profile goes direct to it. */
-    ProxySettings proxyFor(String host) {
+    public ProxySettings proxyFor(String host) {
         return proxy == null || proxy.bypasses(host) ? null : proxy;
     }
 }
