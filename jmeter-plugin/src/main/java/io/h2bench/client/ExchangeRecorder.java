@@ -1,5 +1,8 @@
 package io.h2bench.client;
 
+import io.h2bench.client.wire.WireConnection;
+import io.h2bench.client.wire.WireRegistry;
+import io.h2bench.client.wire.WireShare;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
 import java.util.List;
 import org.eclipse.jetty.http.HttpStatus;

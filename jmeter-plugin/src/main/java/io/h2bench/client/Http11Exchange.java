@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.wire.WireConnection;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;

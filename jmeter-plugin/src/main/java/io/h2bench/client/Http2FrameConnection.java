@@ -1,6 +1,8 @@
 package io.h2bench.client;
 
 import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.wire.WireConnection;
+import io.h2bench.client.wire.WireRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;

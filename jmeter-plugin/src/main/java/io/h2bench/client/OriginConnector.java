@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.wire.WireConnection;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

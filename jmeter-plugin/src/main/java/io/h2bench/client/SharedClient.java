@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.wire.WireRegistry;
 import java.time.Duration;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.MultiplexConnectionPool;

@@ -1,6 +1,9 @@
 package io.h2bench.client;
 
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.wire.CountingEndPoint;
+import io.h2bench.client.wire.WireConnection;
+import io.h2bench.client.wire.WireRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.wire.WireConnection;
 import java.lang.ref.WeakReference;
 import java.net.URI;
 import org.junit.jupiter.api.Test;

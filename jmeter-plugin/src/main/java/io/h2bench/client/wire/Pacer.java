@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.wire;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

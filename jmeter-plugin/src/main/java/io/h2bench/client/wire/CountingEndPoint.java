@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.wire;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,14 +14,14 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * With a bandwidth limit ({@link Pacer}) reads and writes wait their turn on the scheduler
  * instead of the selector, as JMeter's slow sockets sleep before each read and write.
  */
-final class CountingEndPoint extends SocketChannelEndPoint {
+public final class CountingEndPoint extends SocketChannelEndPoint {
 
     private final WireConnection wire;
     private final Runnable onClosed;
     private final Scheduler scheduler;
     private final Pacer pacer;
 
-    CountingEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler,
+    public CountingEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler,
                      WireConnection wire, Runnable onClosed, int cps) {
         super(channel, selector, key, scheduler);
         this.wire = wire;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.wire;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ import org.eclipse.jetty.http2.frames.GoAwayFrame;
  * An exchange is in flight from the moment Jetty assigns it the connection until its response
  * completes; a push from its PUSH_PROMISE until its response completes.
  */
-final class WireConnection {
+public final class WireConnection {
 
     private final long id;
     /** The Jetty destination origin the connection was opened for (user tag included), or null. */
@@ -53,14 +53,14 @@ final class WireConnection {
     private String alpn;
     private String goAway;
 
-    WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
+    public WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
         this.origin = origin;
         this.connectBeginNanos = connectBeginNanos;
         this.tcpConnectedNanos = tcpConnectedNanos;
     }
 
-    long id() {
+    public long id() {
         return id;
     }
 
@@ -76,7 +76,7 @@ final class WireConnection {
     }
 
     /** The server sent {@code frame}: its error code and reason explain the close that follows. */
-    void goAwayReceived(GoAwayFrame frame) {
+    public void goAwayReceived(GoAwayFrame frame) {
         ErrorCode code = ErrorCode.from(frame.getError());
         String reason = frame.tryConvertPayload();
         String description = (code == null ? "error " + frame.getError() : code.name())
@@ -87,16 +87,16 @@ final class WireConnection {
     }
 
     /** The error code and reason of a GOAWAY the server sent on this connection, or null. */
-    synchronized String goAway() {
+    public synchronized String goAway() {
         return goAway;
     }
 
-    synchronized String alpn() {
+    public synchronized String alpn() {
         return alpn;
     }
 
     /** Usable for HTTP: TCP connected and, on TLS, the handshake done. */
-    synchronized boolean ready() {
+    public synchronized boolean ready() {
         return !secure || handshakeDoneNanos != 0;
     }
 
@@ -105,7 +105,7 @@ final class WireConnection {
      * from (or the TCP connect, before its first byte); 0 once usable. JMeter's HttpClient4 bounds
      * each handshake read by the connect timeout, not the handshake as a whole.
      */
-    synchronized long handshakeHeardNanos() {
+    public synchronized long handshakeHeardNanos() {
         return ready() ? 0 : Math.max(tcpConnectedNanos, lastReadNanos);
     }
 
@@ -115,7 +115,7 @@ final class WireConnection {
     }
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
-    synchronized long connectNanos(long sinceNanos, long nowNanos) {
+    public synchronized long connectNanos(long sinceNanos, long nowNanos) {
         return Math.max(0, connectEnd(nowNanos) - Math.max(connectBeginNanos, sinceNanos));
     }
 
@@ -124,7 +124,7 @@ final class WireConnection {
      * {@code sinceNanos}, if later) to the handshake's end, as DevTools' "SSL" inside "Initial
      * connection"; 0 in clear text. A proxy's CONNECT before it stays outside, as in DevTools.
      */
-    synchronized long tlsNanos(long sinceNanos, long nowNanos) {
+    public synchronized long tlsNanos(long sinceNanos, long nowNanos) {
         return secure ? Math.max(0, connectEnd(nowNanos) - Math.max(tlsStartNanos, sinceNanos)) : 0;
     }
 
@@ -136,7 +136,7 @@ final class WireConnection {
      * Puts an exchange in flight. Returns true when it is the first exchange on this connection and
      * may claim it: the connection was opened for it, so its connect time and setup bytes are its own.
      */
-    synchronized boolean begin(WireShare exchange, boolean mayClaim, boolean willSend) {
+    public synchronized boolean begin(WireShare exchange, boolean mayClaim, boolean willSend) {
         if (inFlight.isEmpty()) {
             carryOverhead();
         }
@@ -155,7 +155,7 @@ final class WireConnection {
         return claim;
     }
 
-    synchronized void requestSent(WireShare exchange) {
+    public synchronized void requestSent(WireShare exchange) {
         sending.remove(exchange);
     }
 
@@ -165,14 +165,14 @@ final class WireConnection {
      * control), so an exchange that ended meanwhile may already hold it as its share of the
      * overhead; counting it again here would make the exchanges add up to more than the wire.
      */
-    synchronized void received(WireShare exchange, long bytes) {
+    public synchronized void received(WireShare exchange, long bytes) {
         long credit = Math.min(bytes, Math.max(0, unexplainedIn));
         exchange.addWireBytes(credit, 0);
         unexplainedIn -= credit;
     }
 
     /** The exchange completed: it takes its share of the overhead read so far and leaves. */
-    synchronized void end(WireShare exchange) {
+    public synchronized void end(WireShare exchange) {
         // Only the last one in flight: while others are, part of what was read may be their
         // content that Jetty has not delivered yet, which is theirs and not overhead.
         if (unexplainedIn > 0 && inFlight.size() == 1 && inFlight.contains(exchange)) {
@@ -212,11 +212,11 @@ final class WireConnection {
         }
     }
 
-    synchronized long totalIn() {
+    public synchronized long totalIn() {
         return totalIn;
     }
 
-    synchronized long totalOut() {
+    public synchronized long totalOut() {
         return totalOut;
     }
 

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.wire;
 
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
@@ -7,13 +7,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLEngine;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.frames.Frame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 
@@ -23,7 +23,7 @@ import org.eclipse.jetty.io.ssl.SslHandshakeListener;
  * on the {@code ClientConnector} (TCP connect start) and on the {@code HttpClient} (Jetty adds its
  * {@link Connection.Listener} beans to every connection it opens, so TLS handshakes are seen).
  */
-final class WireRegistry implements ClientConnector.ConnectListener, Connection.Listener {
+public final class WireRegistry implements ClientConnector.ConnectListener, Connection.Listener {
 
     private final AtomicLong ids = new AtomicLong();
     private final Map<SocketChannel, Long> connectBegins = new ConcurrentHashMap<>();
@@ -42,7 +42,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
     }
 
     /** Called by the connector when TCP connected: the end point about to be created gets a wire. */
-    WireConnection connected(SocketChannel channel, SocketAddress local, Object origin) {
+    public WireConnection connected(SocketChannel channel, SocketAddress local, Object origin) {
         long now = System.nanoTime();
         Long begin = connectBegins.remove(channel);
         WireConnection wire = new WireConnection(ids.incrementAndGet(), origin, begin == null ? now : begin, now);
@@ -53,14 +53,14 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         return wire;
     }
 
-    void closed(SocketAddress local) {
+    public void closed(SocketAddress local) {
         if (local != null) {
             byLocalAddress.remove(local);
         }
     }
 
     /** The wire under a Jetty client connection, or null if it is already gone. */
-    WireConnection find(org.eclipse.jetty.client.Connection connection) {
+    public WireConnection find(org.eclipse.jetty.client.Connection connection) {
         if (connection == null || connection.getLocalSocketAddress() == null) {
             return null;
         }
@@ -68,7 +68,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
     }
 
     /** The wire of the socket bound to {@code local}, or null if it is already gone. */
-    WireConnection find(SocketAddress local) {
+    public WireConnection find(SocketAddress local) {
         return local == null ? null : byLocalAddress.get(local);
     }
 
@@ -77,7 +77,7 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
      * heard from its server (see {@link WireConnection#handshakeHeardNanos()}), or 0 if none is.
      * Scans every open connection: only called when a connect timeout is due.
      */
-    long handshakeHeardNanos(Object origin) {
+    public long handshakeHeardNanos(Object origin) {
         long latest = 0;
         for (WireConnection wire : byLocalAddress.values()) {
             if (wire.openedFor(origin)) {
@@ -91,12 +91,12 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
     }
 
     /** An open connection by the id results carry, or null once it closed (for checks of the totals). */
-    WireConnection byId(long id) {
+    public WireConnection byId(long id) {
         return byLocalAddress.values().stream().filter(wire -> wire.id() == id).findFirst().orElse(null);
     }
 
     /** TCP connections opened since the client started (for tests and sanity checks). */
-    long connectionsOpened() {
+    public long connectionsOpened() {
         return opened.get();
     }
 
@@ -136,8 +136,8 @@ final class WireRegistry implements ClientConnector.ConnectListener, Connection.
         }
     }
 
-    /** No TLS handshake under way in the client: the selectors have none to finish ({@link CallerReadConnection}). */
-    boolean noHandshakeUnderWay() {
+    /** No TLS handshake under way in the client: the selectors have none to finish (connections that read on the user's thread). */
+    public boolean noHandshakeUnderWay() {
         return handshaking.isEmpty();
     }
 
