@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRequest;
 import java.io.IOException;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;

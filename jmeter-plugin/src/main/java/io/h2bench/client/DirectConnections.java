@@ -1,5 +1,8 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+
 /**
  * An exchange on a connection the sampler drives itself, HTTP/1.1 ({@link Http11Exchange}) or
  * HTTP/2 ({@link Http2Exchange}): what {@link AbstractDirectConnections} needs of either.

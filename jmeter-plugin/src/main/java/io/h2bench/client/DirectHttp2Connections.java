@@ -1,5 +1,10 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.NoH2OverAlpnException;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;

@@ -1,5 +1,12 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.exchange.ResponseWatchdog;
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;
 import java.util.ArrayDeque;

@@ -1,5 +1,9 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
 import java.net.InetSocketAddress;

@@ -1,5 +1,10 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.EarlyResponse;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
 import io.h2bench.client.wire.WireConnection;
 import java.io.IOException;
 import java.net.URI;

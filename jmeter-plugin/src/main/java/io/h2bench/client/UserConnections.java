@@ -1,5 +1,8 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.h3.Http3Engine;
 import io.h2bench.client.h3.QuicTransport;
 import io.h2bench.client.profile.ConnectionProfile;

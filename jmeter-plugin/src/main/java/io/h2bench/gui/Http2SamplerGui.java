@@ -1,6 +1,6 @@
 package io.h2bench.gui;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.sampler.Http2Sampler;
 import java.awt.BorderLayout;

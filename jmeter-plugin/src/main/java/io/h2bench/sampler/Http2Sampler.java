@@ -1,10 +1,10 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
-import io.h2bench.client.ProtocolMode;
 import io.h2bench.client.UserConnections;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;

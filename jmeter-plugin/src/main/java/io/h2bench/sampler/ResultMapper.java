@@ -1,8 +1,8 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.net.MalformedURLException;
 import java.net.URL;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;

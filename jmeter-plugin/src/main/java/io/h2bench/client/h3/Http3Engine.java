@@ -1,8 +1,8 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.ProtocolEngine;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolEngine;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.InetAddress;

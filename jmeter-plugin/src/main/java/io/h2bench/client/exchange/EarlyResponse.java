@@ -1,9 +1,9 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.util.function.LongSupplier;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * RFC 9113 section 8.1: a server may send a complete response before it has read the whole request
@@ -12,7 +12,7 @@ import org.eclipse.jetty.client.Result;
  * the reset aborts the request ({@code IOException: no_error}) and the request's pending DATA frames
  * are dropped ({@code EofException: dropped}). Such a result is a success when its response is whole.
  */
-final class EarlyResponse {
+public final class EarlyResponse {
 
     private EarlyResponse() {
     }
@@ -37,7 +37,7 @@ final class EarlyResponse {
      * A response that a stream reset with NO_ERROR ended (the sampler's own streams): whole when its
      * headers came and Content-Length says every byte of its body did.
      */
-    static boolean whole(ExchangeRecorder.ResponseHead head, long bodyBytes) {
+    public static boolean whole(ExchangeRecorder.ResponseHead head, long bodyBytes) {
         if (head == null) {
             return false;
         }

@@ -1,13 +1,13 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import io.h2bench.client.profile.ConnectionProfile;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One virtual user's connections in one protocol stack, behind which {@link UserConnections} puts
- * every protocol it speaks: Jetty's client for HTTP/1.1 and HTTP/2 ({@link JettyEngine}), Netty's
- * QUIC for HTTP/3 ({@link io.h2bench.client.h3.Http3Engine}). An engine keeps its connections per
- * origin across requests until {@link #reset()}; requests may be sent concurrently (a page load).
+ * One virtual user's connections in one protocol stack, behind which {@code UserConnections} puts
+ * every protocol it speaks: Jetty's client for HTTP/1.1 and HTTP/2 ({@code JettyEngine}), Netty's
+ * QUIC for HTTP/3 ({@code h3.Http3Engine}). An engine keeps its connections per origin across
+ * requests until {@link #reset()}; requests may be sent concurrently (a page load).
  */
 public interface ProtocolEngine extends AutoCloseable {
 

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.io.EOFException;
 import java.io.InterruptedIOException;
@@ -8,20 +8,20 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
-import java.util.Locale;
 
 /** Turns a transport exception into one sentence a tester understands, naming the origin. */
-final class FailureMessages {
+public final class FailureMessages {
 
     private FailureMessages() {
     }
 
     /** The stop button's failure, as every path reports it (Jetty's client aborts with the same). */
-    static Throwable stopped(String reason) {
+    public static Throwable stopped(String reason) {
         return new InterruptedIOException(reason);
     }
 
@@ -132,11 +132,11 @@ final class FailureMessages {
      * Raised by this client when no connection was ready within the connect timeout: TCP did not
      * connect in time, or the TLS handshake that followed heard nothing from the server for that long.
      */
-    static final class ConnectTimeoutException extends SocketTimeoutException {
+    public static final class ConnectTimeoutException extends SocketTimeoutException {
         private final long millis;
         private final boolean handshakeSilent;
 
-        ConnectTimeoutException(long millis, boolean handshakeSilent) {
+        public ConnectTimeoutException(long millis, boolean handshakeSilent) {
             super("connect timeout " + millis + " ms");
             this.millis = millis;
             this.handshakeSilent = handshakeSilent;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

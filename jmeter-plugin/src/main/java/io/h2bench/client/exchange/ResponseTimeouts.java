@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.util.Iterator;
 import java.util.Set;
@@ -13,11 +13,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * cancelled task each (measured: the scheduler's queue lock was a visible share of a request's CPU).
  * When the timer fires it aborts the silent exchanges and re-arms for the earliest of the others.
  */
-final class ResponseTimeouts extends CyclicTimeouts<ResponseWatchdog> {
+public final class ResponseTimeouts extends CyclicTimeouts<ResponseWatchdog> {
 
     private final Set<ResponseWatchdog> watched = ConcurrentHashMap.newKeySet();
 
-    ResponseTimeouts(Scheduler scheduler) {
+    public ResponseTimeouts(Scheduler scheduler) {
         super(scheduler);
     }
 

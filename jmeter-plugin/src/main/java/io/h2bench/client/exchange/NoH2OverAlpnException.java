@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.io.IOException;
 
@@ -6,11 +6,11 @@ import java.io.IOException;
  * HTTP/2 was asked for explicitly over https, and the server's ALPN chose another protocol: the
  * exchange fails before its request is written, instead of silently measuring HTTP/1.1.
  */
-final class NoH2OverAlpnException extends IOException {
+public final class NoH2OverAlpnException extends IOException {
 
     private static final long serialVersionUID = 1L;
 
-    NoH2OverAlpnException(String origin, String negotiated) {
+    public NoH2OverAlpnException(String origin, String negotiated) {
         super("The server " + origin + " does not offer h2 over ALPN (it chose "
                 + (negotiated == null ? "no protocol" : negotiated) + "); pick HTTP/1.1 or 'By scheme' to allow it");
     }

@@ -1,8 +1,8 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.io.CyclicTimeouts;
 
@@ -18,7 +18,7 @@ import org.eclipse.jetty.io.CyclicTimeouts;
  * JMeter under load). Without a connect timeout it counts from the send, as JMeter's socket timeout
  * bounds a silent TLS peer.
  */
-final class ResponseWatchdog implements CyclicTimeouts.Expirable {
+public final class ResponseWatchdog implements CyclicTimeouts.Expirable {
 
     private final ResponseTimeouts timeouts;
     private final Consumer<Throwable> abort;
@@ -39,7 +39,7 @@ final class ResponseWatchdog implements CyclicTimeouts.Expirable {
      * Starts watching before {@code request} is sent, or returns null when no response timeout is
      * configured; {@code connectTimed}: a connect timeout covers the way to the written request.
      */
-    static ResponseWatchdog watch(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connectTimed) {
+    public static ResponseWatchdog watch(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connectTimed) {
         if (timeoutMillis <= 0) {
             return null;
         }
@@ -54,7 +54,7 @@ final class ResponseWatchdog implements CyclicTimeouts.Expirable {
      * Starts watching an exchange that {@code abort} ends, or returns null when no response timeout
      * is configured; the caller reports the written request as {@link #activity()}.
      */
-    static ResponseWatchdog watch(ResponseTimeouts timeouts, Consumer<Throwable> abort, long timeoutMillis, boolean connectTimed) {
+    public static ResponseWatchdog watch(ResponseTimeouts timeouts, Consumer<Throwable> abort, long timeoutMillis, boolean connectTimed) {
         if (timeoutMillis <= 0) {
             return null;
         }

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;
@@ -23,7 +23,7 @@ import org.eclipse.jetty.http.HttpVersion;
  * {@link ExchangeResult}: times are taken when the events fire, bytes arrive from the
  * {@link WireConnection} the exchange runs on. No polling anywhere.
  */
-final class ExchangeRecorder implements Response.Listener, WireShare {
+public final class ExchangeRecorder implements Response.Listener, WireShare {
 
     /** Pushes can finish after the main response: how long to wait for them when no timeout is set. */
     private static final long DEFAULT_PUSH_WAIT_MILLIS = 30_000;
@@ -46,22 +46,22 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     private volatile long assignedNanos;
     private volatile long responseBeginNanos;
 
-    ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
+    public ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
         this.request = request;
         this.uri = uri;
         this.pushed = pushed;
         this.registry = registry;
     }
 
-    CompletableFuture<ExchangeResult> result() {
+    public CompletableFuture<ExchangeResult> result() {
         return result;
     }
 
-    void watchWith(ResponseWatchdog responseWatchdog) {
+    public void watchWith(ResponseWatchdog responseWatchdog) {
         watchdog = responseWatchdog;
     }
 
-    void activity() {
+    public void activity() {
         ResponseWatchdog current = watchdog;
         if (current != null) {
             current.activity();
@@ -69,17 +69,17 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** The exchange got its connection (Jetty's request begin): from here on it is on the wire. */
-    void onAssigned(Request jettyRequest) {
+    public void onAssigned(Request jettyRequest) {
         attach(registry.find(jettyRequest.getConnection()), true);
     }
 
     /** The request is fully written (or failed): written bytes now go to others or to the replies. */
-    void onRequestDone(Request jettyRequest) {
+    public void onRequestDone(Request jettyRequest) {
         requestWritten();
     }
 
     /** The request is fully written on its connection. */
-    void requestWritten() {
+    public void requestWritten() {
         WireConnection current = wire;
         if (current != null) {
             current.requestSent(this);
@@ -90,7 +90,7 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
      * The request was never put on the wire here and went another way: this recorder leaves its
      * connection and reports {@code other}'s result as its own.
      */
-    void handOver(CompletableFuture<ExchangeResult> other) {
+    public void handOver(CompletableFuture<ExchangeResult> other) {
         WireConnection current = wire;
         if (current != null) {
             current.end(this);
@@ -105,12 +105,12 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** Response body bytes received so far. */
-    long bodySize() {
+    public long bodySize() {
         return body.size();
     }
 
     /** A pushed response is on its main exchange's connection from its PUSH_PROMISE on. */
-    void attach(WireConnection connection, boolean mayClaim) {
+    public void attach(WireConnection connection, boolean mayClaim) {
         if (connection == null || wire != null) {
             return;
         }
@@ -120,16 +120,16 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** Jetty gave the exchange a connection (which may still be finishing its TLS handshake). */
-    boolean isAssigned() {
+    public boolean isAssigned() {
         return wire != null;
     }
 
     /** The connection Jetty gave the exchange, or null before that. */
-    WireConnection wire() {
+    public WireConnection wire() {
         return wire;
     }
 
-    boolean hasConnection() {
+    public boolean hasConnection() {
         WireConnection current = wire;
         return current != null && current.ready();
     }
@@ -141,7 +141,7 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** Registers a push promised on this exchange; it is waited for before this result completes. */
-    ExchangeRecorder newPush(URI pushedUri) {
+    public ExchangeRecorder newPush(URI pushedUri) {
         ExchangeRecorder push = new ExchangeRecorder(request, pushedUri, true, registry);
         push.attach(wire, false);
         synchronized (pushes) {
@@ -198,13 +198,13 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     // HTTP/2 stream's: StreamExchange).
 
     /** The status line or the final response HEADERS began to arrive. */
-    void responseBegun() {
+    public void responseBegun() {
         responseBeginNanos = System.nanoTime();
         activity();
     }
 
     /** The response's header block, whole. */
-    void responseHeaders(int status, HttpVersion version, HttpFields fields) {
+    public void responseHeaders(int status, HttpVersion version, HttpFields fields) {
         activity();
         WireConnection current = wire;
         if (current != null) {
@@ -226,7 +226,7 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** Response body bytes, as the server sent them. */
-    void responseContent(ByteBuffer content) {
+    public void responseContent(ByteBuffer content) {
         activity();
         WireConnection current = wire;
         if (current != null) {
@@ -236,12 +236,12 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** The exchange ended: {@code head} is the response's, null if none came; {@code failure} null on success. */
-    void completed(ResponseHead head, Throwable failure) {
+    public void completed(ResponseHead head, Throwable failure) {
         completed(head, failure, System.nanoTime());
     }
 
     /** As {@link #completed(ResponseHead, Throwable)}, the response having ended at {@code endNanos}. */
-    void completed(ResponseHead head, Throwable failure, long endNanos) {
+    public void completed(ResponseHead head, Throwable failure, long endNanos) {
         try {
             complete(head, failure, endNanos);
         } catch (RuntimeException | Error bug) {
@@ -251,7 +251,7 @@ final class ExchangeRecorder implements Response.Listener, WireShare {
     }
 
     /** The status, reason, version and fields of a response. */
-    record ResponseHead(int status, String reason, HttpVersion version, HttpFields fields) {
+    public record ResponseHead(int status, String reason, HttpVersion version, HttpFields fields) {
     }
 
     private void complete(ResponseHead head, Throwable failure, long endNanos) {

@@ -1,16 +1,16 @@
-package io.h2bench.client;
+package io.h2bench.client.exchange;
 
 import org.eclipse.jetty.io.EofException;
 
 /**
  * A kept-alive HTTP/1.1 connection turned out closed by the server before any byte of the response to
  * the request sent on it: the server closed it while idle, and the request most likely never reached
- * it. An idempotent request so failed is sent once more on a new connection ({@link UnprocessedRequests}),
+ * it. An idempotent request so failed is sent once more on a new connection ({@code UnprocessedRequests}),
  * as browsers do (RFC 9110 section 9.2.2).
  */
-final class StaleConnectionException extends EofException {
+public final class StaleConnectionException extends EofException {
 
-    StaleConnectionException(Throwable cause) {
+    public StaleConnectionException(Throwable cause) {
         super("the server had closed the kept-alive connection before this request reached it (" + cause.getMessage() + ")");
         initCause(cause);
     }
