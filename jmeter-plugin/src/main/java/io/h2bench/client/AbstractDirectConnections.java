@@ -1,5 +1,7 @@
 package io.h2bench.client;
 
+import io.h2bench.client.connect.OriginConnector;
+import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;

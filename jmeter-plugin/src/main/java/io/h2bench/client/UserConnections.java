@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.connect.SharedClient;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jetty.io.ArrayByteBufferPool;

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.profile.HostResolver;
@@ -25,7 +25,7 @@ import org.eclipse.jetty.util.SocketAddressResolver;
  * (one {@link HttpProxy} per distinct proxy, matching only the destinations whose tag asks for it)
  * and host name resolution (the profile's resolver, else Jetty's asynchronous one).
  */
-final class ProfileRouting implements SocketAddressResolver {
+public final class ProfileRouting implements SocketAddressResolver {
 
     private final HttpClient client;
     private final SocketAddressResolver system;
@@ -59,7 +59,7 @@ final class ProfileRouting implements SocketAddressResolver {
     }
 
     /** Makes the client route this profile's requests through its proxy (once per distinct proxy). */
-    void register(ConnectionProfile profile) {
+    public void register(ConnectionProfile profile) {
         ProxySettings proxy = profile.proxy();
         if (proxy == null || !proxies.add(proxy)) {
             return;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.ConnectionProfile;
 import java.util.Objects;
@@ -9,9 +9,9 @@ import java.util.Objects;
  * carries the pool size, because Jetty creates a destination's pool from its origin alone.
  * <p>
  * Jetty hashes the tag inside its origin on every request to find the destination, so the hash is
- * computed once and a user reuses its tag while nothing in it changes ({@link UserConnections}).
+ * computed once and a user reuses its tag while nothing in it changes ({@code UserConnections}).
  */
-final class UserTag {
+public final class UserTag {
 
     private final long user;
     private final int maxConnections;
@@ -23,7 +23,7 @@ final class UserTag {
      * @param maxConnections connections this user may open to one origin
      * @param profile        how the connections are made (proxy, source address, DNS, bandwidth, certificate)
      */
-    UserTag(long user, int maxConnections, ConnectionProfile profile) {
+    public UserTag(long user, int maxConnections, ConnectionProfile profile) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
         }
@@ -33,7 +33,7 @@ final class UserTag {
         this.hash = Objects.hash(user, maxConnections, this.profile);
     }
 
-    long user() {
+    public long user() {
         return user;
     }
 
@@ -46,7 +46,7 @@ final class UserTag {
     }
 
     /** Whether a request with these settings may use this tag (and so the same connections). */
-    boolean fits(long otherUser, int otherMaxConnections, ConnectionProfile otherProfile) {
+    public boolean fits(long otherUser, int otherMaxConnections, ConnectionProfile otherProfile) {
         return user == otherUser && maxConnections == otherMaxConnections && profile.equals(otherProfile);
     }
 

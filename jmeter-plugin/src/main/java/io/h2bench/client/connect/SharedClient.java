@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.wire.WireRegistry;
 import java.time.Duration;
@@ -9,6 +9,7 @@ import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -17,14 +18,14 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 /**
  * The one Jetty {@code HttpClient} of this JVM, shared by every virtual user: a selector per core, one
  * small bounded thread pool, one scheduler, one buffer pool. Users get their own connections
- * through request tags ({@link UserConnections}), not through clients of their own, so 1,000 users
+ * through request tags ({@code UserConnections}), not through clients of their own, so 1,000 users
  * cost no more threads than one. Reference counted: started by the first user, stopped by the last
  * (and by {@link #stopAll()} at test end) so that no thread outlives the test.
  */
 public final class SharedClient {
 
     /** Small and bounded: selector, scheduler and a few workers run I/O for all users. */
-    static final int MAX_THREADS = 16;
+    public static final int MAX_THREADS = 16;
     /** Buffers of each size kept for reuse: more than the users of a large test hold at once. */
     private static final int POOLED_PER_SIZE = 1024;
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -129,7 +130,7 @@ public final class SharedClient {
 
     /**
      * Stops the client whatever the count, after which none of its threads remains. JMeter's test end
-     * calls {@link UserConnections#stopAll()}, which stops HTTP/3's event loops too.
+     * calls {@code UserConnections.stopAll}, which stops HTTP/3's event loops too.
      */
     public static void stopAll() {
         SHARED.stopAll();
@@ -150,29 +151,29 @@ public final class SharedClient {
     }
 
     /** False once stopped (test end): users holding it must open again. */
-    boolean live() {
+    public boolean live() {
         return !stopped;
     }
 
-    HttpClient httpClient() {
+    public HttpClient httpClient() {
         return httpClient;
     }
 
     /** The HTTP/2 part of {@link #httpClient()}, whose configuration Jetty's own connections announce. */
-    HTTP2Client http2Client() {
+    public HTTP2Client http2Client() {
         return http2Client;
     }
 
     /** The client's connector: every TCP connection, the sampler's own HTTP/1.1 ones too. */
-    WiretapConnector connector() {
+    public ClientConnector connector() {
         return connector;
     }
 
-    ProfileRouting routing() {
+    public ProfileRouting routing() {
         return routing;
     }
 
-    WireRegistry registry() {
+    public WireRegistry registry() {
         return registry;
     }
 

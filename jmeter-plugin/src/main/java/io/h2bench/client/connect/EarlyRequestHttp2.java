@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.BrowserPreset;
 import java.io.IOException;
@@ -30,7 +30,7 @@ import org.eclipse.jetty.util.Callback;
  * page's burst); then the requests that waited are sent at once. Everything else (h2c upgrade, the
  * {@code HTTP2Client}'s lifecycle and configuration) stays Jetty's.
  */
-final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
+public final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
 
     private final ClientConnectionFactory factory;
 

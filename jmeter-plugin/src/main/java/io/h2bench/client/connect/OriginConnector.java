@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -28,15 +28,15 @@ import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * Opens the TCP connections (under TLS when the origin is https) that the sampler drives itself,
- * HTTP/1.1 ({@link DirectConnections}) and HTTP/2 ({@link DirectHttp2Connections}) alike:
+ * HTTP/1.1 ({@code DirectConnections}) and HTTP/2 ({@code DirectHttp2Connections}) alike:
  * Jetty's {@code ClientConnector} connects, with the shared client's TLS, source address, DNS, cps
  * and wire counting, each resolved address in turn within the exchange's connect timeout, and the
  * caller's factory makes the connection on the end point.
  */
-final class OriginConnector {
+public final class OriginConnector {
 
     /** An exchange a connection is opened for: the connect timeout watches it, a failed connect fails it. */
-    interface Waiting {
+    public interface Waiting {
         ExchangeRequest request();
 
         /** The recorder of the exchange's events: it knows the connection the exchange was given. */
@@ -68,12 +68,12 @@ final class OriginConnector {
     }
 
     /** Makes the protocol's connection on a connected end point, which {@code wire} counts. */
-    interface ConnectionMaker {
+    public interface ConnectionMaker {
         Connection newConnection(EndPoint endPoint, WireConnection wire);
     }
 
     /** Told when no connection could be made for {@code exchange}; it has not failed yet. */
-    interface ConnectFailure {
+    public interface ConnectFailure {
         void connectFailed(Waiting exchange, Throwable failure);
     }
 
@@ -82,14 +82,14 @@ final class OriginConnector {
     private final IntSupplier inFlight;
 
     /** {@code closed}: the user's connections are closing; {@code inFlight}: the user's exchanges under way here. */
-    OriginConnector(SharedClient shared, BooleanSupplier closed, IntSupplier inFlight) {
+    public OriginConnector(SharedClient shared, BooleanSupplier closed, IntSupplier inFlight) {
         this.shared = shared;
         this.closed = closed;
         this.inFlight = inFlight;
     }
 
     /** Resolves the origin's host as the profile says and opens a connection for {@code exchange}. */
-    void connect(Waiting exchange, ConnectionProfile profile, ConnectionMaker maker, ConnectFailure failure) {
+    public void connect(Waiting exchange, ConnectionProfile profile, ConnectionMaker maker, ConnectFailure failure) {
         connect(exchange, profile, null, maker, failure);
     }
 
@@ -98,7 +98,7 @@ final class OriginConnector {
      * {@code alpn} in the TLS handshake of an https origin (null: no ALPN); {@code maker} then runs
      * once the handshake has chosen, and reads the choice off the end point ({@link #negotiated}).
      */
-    void connect(Waiting exchange, ConnectionProfile profile, List<String> alpn, ConnectionMaker maker, ConnectFailure failure) {
+    public void connect(Waiting exchange, ConnectionProfile profile, List<String> alpn, ConnectionMaker maker, ConnectFailure failure) {
         URI uri = exchange.request().uri();
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
         int port = uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
@@ -149,7 +149,7 @@ final class OriginConnector {
     }
 
     /** The protocol the TLS handshake on {@code endPoint} chose by ALPN, or null (cleartext, or none chosen). */
-    static String negotiated(EndPoint endPoint) {
+    public static String negotiated(EndPoint endPoint) {
         return endPoint.getConnection() instanceof NegotiatingClientConnection negotiating ? negotiating.getProtocol() : null;
     }
 
@@ -206,13 +206,13 @@ final class OriginConnector {
     }
 
     /**
-     * The connect timeout as {@link JettyEngine} applies it (JMeter's HttpClient4's): the TCP connect
+     * The connect timeout as {@code JettyEngine} applies it (JMeter's HttpClient4's): the TCP connect
      * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
      * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
      * Armed by {@link #connect} for the exchange it connects for; an exchange that waits for a
      * connection another one opens is armed by its owner.
      */
-    void armConnectTimer(Waiting exchange) {
+    public void armConnectTimer(Waiting exchange) {
         long millis = exchange.request().connectTimeout().toMillis();
         if (millis <= 0) {
             return;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;

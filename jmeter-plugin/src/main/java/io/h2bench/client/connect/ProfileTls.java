@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.ClientCertificate;
 import io.h2bench.client.profile.ConnectionProfile;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.Set;
@@ -12,11 +12,11 @@ import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.RetryableStreamException;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
+import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http2.frames.Frame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
-import org.eclipse.jetty.http2.client.transport.internal.HttpChannelOverHTTP2;
-import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 
 /**
  * Jetty's HTTP/2 client connection, minus two races of Jetty 12.1.14: one closes it under a pushed
@@ -42,14 +42,14 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * the pool, as Jetty's own GOAWAY handling does, and is sent again on another connection.
  * <p>
  * GOAWAY: the streams above its last stream id were never processed (RFC 9113 6.8) and Jetty fails
- * them with a {@link RetryableStreamException}, which {@link UnprocessedRequests} sends again. But the
+ * them with a {@link RetryableStreamException}, which {@code UnprocessedRequests} sends again. But the
  * first of them to end releases its channel, the pool closes the connection, and the close aborts the
  * others with a plain {@code ClosedChannelException} before their own failure arrives (1 of 9 streams
  * in {@code UnprocessedRetryTest}). Here the GOAWAY, as it arrives, first fails every such stream as
  * retryable, so that the close finds them failed already.
  * <p>
  * REFUSED_STREAM: the server refused a request's stream before processing it (RFC 9113 8.7), and
- * {@link UnprocessedRequests} sends it once more, on a new connection: as the RST_STREAM arrives,
+ * {@code UnprocessedRequests} sends it once more, on a new connection: as the RST_STREAM arrives,
  * before the stream fails, this connection leaves the pool (the retry and the user's next requests
  * open another) and shuts down gracefully, ending once the streams under way on it have.
  */

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.BrowserPreset;
 import java.util.List;
@@ -35,7 +35,7 @@ import org.eclipse.jetty.util.Promise;
  * Everything else (parser, generator, flow control strategy, session, listeners) is made from the
  * {@code HTTP2Client} as Jetty makes it, so the connection behaves as Jetty's does once open.
  */
-final class PresetHttp2Connection extends HTTP2Connection implements Callback {
+public final class PresetHttp2Connection extends HTTP2Connection implements Callback {
 
     private final BrowserPreset.Http2 preset;
     private final Promise<Session> promise;

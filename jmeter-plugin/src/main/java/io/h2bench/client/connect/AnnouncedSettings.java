@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.connect;
 
 import io.h2bench.client.profile.BrowserPreset;
 import java.nio.ByteBuffer;
@@ -13,7 +13,7 @@ import org.eclipse.jetty.http2.client.HTTP2Client;
  * header of an h2c Upgrade request (RFC 7540 section 3.2.1), which the server applies to the
  * upgraded stream 1 before that frame arrives.
  */
-final class AnnouncedSettings {
+public final class AnnouncedSettings {
 
     private static final int DEFAULT_HEADER_TABLE_SIZE = 4096;
     private static final int DEFAULT_MAX_FRAME_SIZE = 16_384;
@@ -22,7 +22,7 @@ final class AnnouncedSettings {
     }
 
     /** A browser preset's SETTINGS in its order, or, with none ({@link BrowserPreset#JETTY}), Jetty's. */
-    static Map<Integer, Integer> of(BrowserPreset.Http2 preset, HTTP2Client client) {
+    public static Map<Integer, Integer> of(BrowserPreset.Http2 preset, HTTP2Client client) {
         return preset != null ? preset.settings() : jetty(client);
     }
 
@@ -55,7 +55,7 @@ final class AnnouncedSettings {
      * per setting) in base64url without padding. Jetty's and the presets' SETTINGS hold several, so
      * it is never empty, which RFC 7540's token68 grammar does not allow.
      */
-    static String upgradeHeader(Map<Integer, Integer> settings) {
+    public static String upgradeHeader(Map<Integer, Integer> settings) {
         ByteBuffer payload = ByteBuffer.allocate(6 * settings.size());
         settings.forEach((id, value) -> payload.putShort(id.shortValue()).putInt(value));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(payload.array());
