@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
@@ -31,7 +32,7 @@ final class DirectConnections extends AbstractDirectConnections<Http11Exchange> 
     }
 
     @Override
-    OriginConnections<Http11Exchange> newOrigin(ConnectionProfile profile) {
+    protected OriginConnections<Http11Exchange> newOrigin(ConnectionProfile profile) {
         return new Origin(profile);
     }
 

@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
@@ -50,7 +51,7 @@ final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchan
     }
 
     @Override
-    OriginConnections<Http2Exchange> newOrigin(ConnectionProfile profile) {
+    protected OriginConnections<Http2Exchange> newOrigin(ConnectionProfile profile) {
         return new Origin(profile);
     }
 

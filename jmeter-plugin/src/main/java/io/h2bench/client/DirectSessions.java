@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.direct.CallerReadConnection;
 import io.h2bench.client.exchange.StaleConnectionException;
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;

@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.HeaderField;
@@ -172,7 +173,7 @@ final class Http11Exchange extends DirectExchange {
 
     /** For the response timeout and the stop button: ends the exchange and closes its connection. */
     @Override
-    void abort(Throwable failure) {
+    public void abort(Throwable failure) {
         fail(failure);
     }
 

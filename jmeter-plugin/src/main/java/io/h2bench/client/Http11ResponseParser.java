@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.direct.CallerReadConnection;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpException;

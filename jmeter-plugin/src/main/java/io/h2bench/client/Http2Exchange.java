@@ -1,5 +1,6 @@
 package io.h2bench.client;
 
+import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.EarlyResponse;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -121,7 +122,7 @@ final class Http2Exchange extends DirectExchange {
 
     /** Ends the exchange now with {@code failure} (response timeout, the stop button) and cancels the stream. */
     @Override
-    void abort(Throwable failure) {
+    public void abort(Throwable failure) {
         Http2FrameConnection carrier = connection;
         if (carrier != null && !sides.finished()) {
             carrier.cancel(this);

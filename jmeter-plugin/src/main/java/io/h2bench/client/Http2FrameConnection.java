@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import io.h2bench.client.connect.EarlyRequestHttp2;
 import io.h2bench.client.connect.PresetHttp2Connection;
+import io.h2bench.client.direct.CallerReadConnection;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;

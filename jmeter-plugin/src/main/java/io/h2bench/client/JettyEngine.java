@@ -3,6 +3,7 @@ package io.h2bench.client;
 import io.h2bench.client.connect.AnnouncedSettings;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.connect.UserTag;
+import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;

@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.direct.CallerReads;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;

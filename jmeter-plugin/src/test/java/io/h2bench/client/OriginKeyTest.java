@@ -2,6 +2,7 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.direct;
 
 import io.h2bench.client.exchange.ExchangeRequest;
 import java.io.IOException;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * sent from another thread) keeps Jetty's selector. One per user; only the thread in {@link #await}
  * reads, another thread waiting on the same user at the same time just waits.
  */
-final class CallerReads implements AutoCloseable {
+public final class CallerReads implements AutoCloseable {
 
     /** A connection that left the response of a claimed exchange to the waiting thread. */
     interface Reading {
@@ -51,7 +51,7 @@ final class CallerReads implements AutoCloseable {
      * Sends with {@code send} and waits for its result, reading meanwhile what the connections leave to
      * this thread. {@code request} is what the thread waits for (its retry too, which is the same request).
      */
-    <T> T await(ExchangeRequest request, Supplier<CompletableFuture<T>> send) throws InterruptedException, ExecutionException {
+    public <T> T await(ExchangeRequest request, Supplier<CompletableFuture<T>> send) throws InterruptedException, ExecutionException {
         if (closed || !inUse.compareAndSet(false, true)) {
             return send.get().get();
         }

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.direct;
 
 import io.h2bench.client.profile.ConnectionProfile;
 

@@ -1,19 +1,19 @@
-package io.h2bench.client;
+package io.h2bench.client.direct;
 
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 
 /**
- * An exchange on a connection the sampler drives itself, HTTP/1.1 ({@link Http11Exchange}) or
- * HTTP/2 ({@link Http2Exchange}): what {@link AbstractDirectConnections} needs of either.
+ * An exchange on a connection the sampler drives itself, HTTP/1.1 ({@code Http11Exchange}) or
+ * HTTP/2 ({@code Http2Exchange}): what {@link AbstractDirectConnections} needs of either.
  */
-abstract class DirectExchange implements OriginConnector.Waiting {
+public abstract class DirectExchange implements OriginConnector.Waiting {
 
     protected final ExchangeRequest request;
     protected final ExchangeRecorder recorder;
 
-    DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
+    protected DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this.request = request;
         this.recorder = recorder;
     }
@@ -29,5 +29,5 @@ abstract class DirectExchange implements OriginConnector.Waiting {
     }
 
     /** Ends the exchange now with {@code failure} (response timeout, the stop button). */
-    abstract void abort(Throwable failure);
+    public abstract void abort(Throwable failure);
 }

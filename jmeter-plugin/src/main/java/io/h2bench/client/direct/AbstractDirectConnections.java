@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.direct;
 
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
@@ -19,15 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
 /**
- * A virtual user's own connections per origin, in one protocol ({@link DirectConnections} for
- * HTTP/1.1, {@link DirectHttp2Connections} for HTTP/2): the exchanges in flight, their response
+ * A virtual user's own connections per origin, in one protocol ({@code DirectConnections} for
+ * HTTP/1.1, {@code DirectHttp2Connections} for HTTP/2): the exchanges in flight, their response
  * watchdogs, the stop button, and closing all at once. A subclass names its exchange and makes
  * its origins, which open and use the connections.
  */
-abstract class AbstractDirectConnections<E extends DirectExchange> {
+public abstract class AbstractDirectConnections<E extends DirectExchange> {
 
     /** One origin's connections of this user and the requests waiting for one. */
-    interface OriginConnections<E> {
+    protected interface OriginConnections<E> {
         void send(E exchange);
 
         void close();
@@ -42,7 +42,7 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     private volatile boolean closed;
 
     /** {@code newExchange}: the protocol's exchange for a request and the recorder of its events. */
-    AbstractDirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts,
+    protected AbstractDirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts,
                               BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange) {
         this.shared = shared;
         this.responseTimeouts = responseTimeouts;
@@ -54,7 +54,7 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
      * Not redirected by the client, not through a proxy, no 100 Continue expected: requests of
      * those kinds stay with {@code HttpClient}, whose handling of them these classes do not repeat.
      */
-    static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
+    protected static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
         if (exchange.followRedirects() || profile.proxyFor(exchange.uri().getHost()) != null) {
             return false;
         }
@@ -68,9 +68,9 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     /** A new origin's connections of this user, to which its requests go from now on. */
-    abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
+    protected abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
 
-    final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request, ConnectionProfile profile) {
+    public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request, ConnectionProfile profile) {
         ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
         E exchange = newExchange.apply(request, recorder);
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
@@ -82,20 +82,20 @@ abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
-    final void abortAll(String reason) {
+    public final void abortAll(String reason) {
         for (E exchange : inFlight) {
             exchange.abort(FailureMessages.stopped(reason));
         }
     }
 
     /** Closes every connection: the next request opens new ones, as a new user would. */
-    final void reset() {
+    public final void reset() {
         List<OriginConnections<E>> all = new ArrayList<>(origins.values());
         origins.clear();
         all.forEach(OriginConnections::close);
     }
 
-    final void close() {
+    public final void close() {
         closed = true;
         reset();
     }

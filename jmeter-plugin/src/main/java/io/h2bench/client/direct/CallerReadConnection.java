@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.direct;
 
 import io.h2bench.client.wire.WireRegistry;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.util.BufferUtil;
 
 /**
- * A connection of the sampler's own ({@link Http11Connection}, {@link Http2FrameConnection}) and who
+ * A connection of the sampler's own ({@code Http11Connection}, {@code Http2FrameConnection}) and who
  * reads it: Jetty's selector, the thread that waits for the exchange it sent ({@link CallerReads}), or
  * no one while nothing is in flight, as HttpClient4's pooled sockets. Both readers run the same
  * parse, so what a sample records does not depend on who read it; the subclass says what a read
@@ -25,7 +25,7 @@ import org.eclipse.jetty.util.BufferUtil;
  * compiled the cipher starved the selectors' handshakes (no samples for 12 s, connect timeouts).
  * While users connect, the selectors read, as they did for all TLS before 27 November 2026.
  */
-abstract class CallerReadConnection extends AbstractConnection.NonBlocking implements CallerReads.Reading {
+public abstract class CallerReadConnection extends AbstractConnection.NonBlocking implements CallerReads.Reading {
 
     /** What {@link #readAvailable} stopped at, besides a fill's 0 (nothing more now) or -1 (the server's end). */
     private static final int WENT_IDLE = 1;
@@ -54,7 +54,7 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
     private DirectExchange callerExchange;
 
     /** {@code registry}: the client's connections, which say when no TLS handshake is under way. */
-    CallerReadConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry) {
+    protected CallerReadConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry) {
         super(endPoint, executor);
         this.input = new ReadBuffer(pool);
         this.socket = socketUnder(endPoint);
@@ -183,7 +183,7 @@ abstract class CallerReadConnection extends AbstractConnection.NonBlocking imple
      * the exchange ends, since the user's next request may find the connection free at once: it must
      * find it idle (and the buffer given back), not still read.
      */
-    protected final synchronized void stopReading() {
+    public final synchronized void stopReading() {
         input.releaseIfParsed();
         reader = Reader.NONE;
         caller = null;
