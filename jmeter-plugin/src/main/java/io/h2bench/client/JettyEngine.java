@@ -14,6 +14,7 @@ import io.h2bench.client.exchange.ProtocolEngine;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
+import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
 import java.net.URI;

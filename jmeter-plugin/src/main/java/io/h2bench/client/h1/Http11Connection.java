@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h1;
 
 import io.h2bench.client.direct.CallerReadConnection;
 import io.h2bench.client.exchange.StaleConnectionException;

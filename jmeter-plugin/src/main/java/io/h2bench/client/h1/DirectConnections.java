@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h1;
 
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
@@ -20,14 +20,14 @@ import java.util.List;
  * Requests through a proxy, requests the client itself redirects and requests that expect a
  * 100 Continue stay with {@code HttpClient}, whose handling of those this class does not repeat.
  */
-final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
+public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
 
-    DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
+    public DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
         super(shared, responseTimeouts, Http11Exchange::new);
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient does). */
-    static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
+    public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
         return exchange.mode() == ProtocolMode.HTTP_1_1 && plainRequest(exchange, profile);
     }
 
