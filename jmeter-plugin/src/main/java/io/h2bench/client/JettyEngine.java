@@ -15,6 +15,8 @@ import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
 import io.h2bench.client.h1.DirectConnections;
+import io.h2bench.client.h2.DirectHttp2Connections;
+import io.h2bench.client.h2.DirectSessions;
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
@@ -244,7 +246,7 @@ final class JettyEngine implements ProtocolEngine {
     private static void copyHeaders(Request request, ExchangeRequest exchange, String http2Settings) {
         request.headers(headers -> {
             for (HeaderField field : exchange.headers()) {
-                if (!StreamExchange.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+                if (!HeaderField.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                     headers.add(field.name(), field.value());
                 }
             }

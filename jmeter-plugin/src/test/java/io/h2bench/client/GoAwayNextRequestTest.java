@@ -6,6 +6,7 @@ import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.h2.Http2FrameConnection;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.net.StandardSocketOptions;

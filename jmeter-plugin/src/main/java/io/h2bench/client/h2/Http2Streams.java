@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
@@ -32,17 +32,17 @@ import org.eclipse.jetty.io.EndPoint;
  * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
  * own) stay with {@code HttpClient} and {@link DirectSessions}.
  */
-final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
+public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
     /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
     private static final List<String> ALPN = List.of("h2", "http/1.1");
 
-    DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
+    public DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
         super(shared, responseTimeouts, Http2Exchange::new);
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
-    static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
+    public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
         ProtocolMode mode = exchange.mode();
         String scheme = exchange.uri().getScheme();
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.exchange.EarlyResponse;
 import io.h2bench.client.exchange.ExchangeRecorder;
@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpField;
@@ -40,9 +39,6 @@ import org.eclipse.jetty.util.thread.Invocable;
  */
 final class StreamExchange implements Stream.Listener, Invocable {
 
-    /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2); the client owns framing. */
-    static final Set<String> CONNECTION_HEADERS =
-            Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");
     /** What Jetty's client adds to a request with a body and no Content-Type (its BytesRequestContent's). */
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
@@ -265,7 +261,7 @@ final class StreamExchange implements Stream.Listener, Invocable {
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
         for (HeaderField field : request.headers()) {
-            if (!CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+            if (!HeaderField.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                 fields.add(field.name(), field.value());
             }
         }

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.EarlyResponse;

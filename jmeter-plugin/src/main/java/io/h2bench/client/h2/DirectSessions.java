@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRecorder;
@@ -39,20 +39,20 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * knowledge and a browser's preset comes here no more: {@link DirectHttp2Connections} carries it on
  * connections of the sampler's own, without a session.
  */
-final class DirectSessions {
+public final class DirectSessions {
 
     private final Map<OriginKey, Origin> origins = new ConcurrentHashMap<>();
     private final Set<StreamExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final WireRegistry registry;
     private final ResponseTimeouts responseTimeouts;
 
-    DirectSessions(WireRegistry registry, ResponseTimeouts responseTimeouts) {
+    public DirectSessions(WireRegistry registry, ResponseTimeouts responseTimeouts) {
         this.registry = registry;
         this.responseTimeouts = responseTimeouts;
     }
 
     /** Whether this engine may carry {@code exchange} at all (else it always goes through HttpClient). */
-    static boolean eligible(ExchangeRequest exchange) {
+    public static boolean eligible(ExchangeRequest exchange) {
         ProtocolMode mode = exchange.mode();
         return mode != ProtocolMode.HTTP_1_1 && !mode.http3() && !exchange.followRedirects();
     }
@@ -62,7 +62,7 @@ final class DirectSessions {
      * sends through HttpClient and reports that exchange with {@link #viaClient}. {@code viaClient}
      * here is how to send through HttpClient if the stream cannot be opened after all.
      */
-    CompletableFuture<ExchangeResult> trySend(OriginKey key, ExchangeRequest exchange,
+    public CompletableFuture<ExchangeResult> trySend(OriginKey key, ExchangeRequest exchange,
                                               Function<ExchangeRequest, CompletableFuture<ExchangeResult>> viaClient) {
         Origin origin = origins.get(key);
         if (origin == null) {
@@ -91,7 +91,7 @@ final class DirectSessions {
     }
 
     /** HttpClient took an exchange of {@code key}: until it ends, the next ones go there too. */
-    void viaClient(OriginKey key, CompletableFuture<ExchangeResult> result) {
+    public void viaClient(OriginKey key, CompletableFuture<ExchangeResult> result) {
         Origin origin = origins.computeIfAbsent(key, ignored -> new Origin());
         synchronized (origin) {
             origin.viaClient++;
@@ -104,7 +104,7 @@ final class DirectSessions {
     }
 
     /** HttpClient gave an exchange of {@code key} its connection: an HTTP/2 one's session is learnt. */
-    void connectionAssigned(OriginKey key, Connection connection) {
+    public void connectionAssigned(OriginKey key, Connection connection) {
         if (!(connection instanceof HttpConnectionOverHTTP2 h2) || !(h2.getSession() instanceof HTTP2Session session)) {
             return;
         }
@@ -123,14 +123,14 @@ final class DirectSessions {
     }
 
     /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
-    void abortAll(String reason) {
+    public void abortAll(String reason) {
         for (StreamExchange exchange : inFlight) {
             exchange.abort(FailureMessages.stopped(reason));
         }
     }
 
     /** Forgets every session: the user's connections are closing (HttpClient closes them). */
-    void reset() {
+    public void reset() {
         origins.clear();
     }
 

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.profile.BrowserPreset;
 import org.eclipse.jetty.http2.parser.Parser;

@@ -1,4 +1,4 @@
-package io.h2bench.client;
+package io.h2bench.client.h2;
 
 import io.h2bench.client.connect.EarlyRequestHttp2;
 import io.h2bench.client.connect.PresetHttp2Connection;
@@ -42,7 +42,7 @@ import org.eclipse.jetty.util.BufferUtil;
  * one stream in flight reads the frames until its stream ends; a page's resources and pushes stay
  * with Jetty's selector, and the next sender reads what came while the connection idled.
  */
-final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
+public final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
 
     /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
     interface Owner {
