@@ -39,12 +39,26 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * the {@link SharedClient} (HTTP/2: one connection per origin; HTTP/1.1: up to the request's
  * maxConnectionsPerOrigin), reused across its requests until {@link #reset()} or {@link #close()}.
  * Not thread-safe for reset/close; requests may be sent concurrently (a page load's resources).
+ * <p>
+ * Each request takes one of four paths, chosen in {@link #send} and named in its result
+ * ({@link ExchangeResult#engine()}): the sampler's own HTTP/1.1 ({@link DirectConnections},
+ * {@value DirectConnections#ENGINE}), its own HTTP/2 ({@link DirectHttp2Connections},
+ * {@value DirectHttp2Connections#ENGINE}), streams on Jetty's HTTP/2 sessions ({@link DirectSessions},
+ * {@value DirectSessions#ENGINE}) and Jetty's {@code HttpClient} for the rest ({@value #CLIENT_ENGINE}).
  */
 final class JettyEngine implements ProtocolEngine {
 
     private static final AtomicLong USERS = new AtomicLong();
 
     private static final Scheduler.Task NO_TIMER = () -> false;
+
+    /**
+     * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
+     * what the other three paths leave: requests through a proxy, redirects the client follows,
+     * 100 Continue, the h2c Upgrade, h2 that may fall back to HTTP/1.1 by ALPN, the JETTY preset's
+     * HTTP/2, and an origin's HTTP/2 requests until its session exists for {@link DirectSessions}.
+     */
+    static final String CLIENT_ENGINE = "jetty-httpclient";
 
     private final SharedClient shared;
     private final ResponseTimeouts responseTimeouts;
@@ -87,17 +101,24 @@ final class JettyEngine implements ProtocolEngine {
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         if (DirectConnections.eligible(exchange, profile)) {
-            return connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile);
+            return named(connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile), DirectConnections.ENGINE);
         }
         if (DirectHttp2Connections.eligible(exchange, profile)) {
-            return http2Connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile);
+            return named(http2Connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile),
+                    DirectHttp2Connections.ENGINE);
         }
         if (!DirectSessions.eligible(exchange)) {
-            return sendViaClient(exchange, profile, null);
+            return named(sendViaClient(exchange, profile, null), CLIENT_ENGINE);
         }
         OriginKey key = new OriginKey(origin(exchange.uri()), profile);
-        CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange, again -> sendViaClient(again, profile, key));
-        return direct != null ? direct : sendViaClient(exchange, profile, key);
+        CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange,
+                again -> named(sendViaClient(again, profile, key), CLIENT_ENGINE));
+        return direct != null ? named(direct, DirectSessions.ENGINE) : named(sendViaClient(exchange, profile, key), CLIENT_ENGINE);
+    }
+
+    /** The result says which path sent it; one handed over to another path keeps that one's name. */
+    private static CompletableFuture<ExchangeResult> named(CompletableFuture<ExchangeResult> result, String engine) {
+        return result.thenApply(done -> done.sentBy(engine));
     }
 
     /**

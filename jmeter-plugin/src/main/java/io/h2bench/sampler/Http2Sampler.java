@@ -56,6 +56,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private transient volatile UserConnections inUse;
     /** The pushes of the last main response, for the page load that may follow it. */
     private transient List<ExchangeResult> lastPushes = List.of();
+    private transient String lastEngine = "";
     private transient SampleUris uris = new SampleUris();
     /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
     private transient PageResources page;
@@ -115,11 +116,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         setProperty(BROWSER_PRESET, preset.name());
     }
 
-    /** The whole sample (redirects and page resources included), its TLS times then put where a JTL keeps them. */
+    /** The whole sample (redirects and page resources included), its TLS times and engine then put where a JTL keeps them. */
     @Override
     public SampleResult sample() {
+        lastEngine = "";
         SampleResult result = super.sample();
         TlsColumns.publish(result, JMeterContextService.getContext().getVariables());
+        EngineColumn.publish(lastEngine, JMeterContextService.getContext().getVariables());
         return result;
     }
 
@@ -168,6 +171,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private void fill(HTTPSampleResult result, ExchangeResult outcome, URL url) {
         ResultMapper.timesAndSizes(outcome, result);
         result.setSamplerData(ResultMapper.connectionSummary(outcome));
+        lastEngine = EngineColumn.name(outcome);
         if (outcome.failed()) {
             failure(result, outcome);
             return;

@@ -143,7 +143,8 @@ final class ResultMapper {
                 + "ALPN: " + (exchange.alpn() == null ? "none (cleartext or not negotiated)" : exchange.alpn()) + "\n"
                 + "Connection: " + connection(exchange) + "\n"
                 + "Queued: " + millis(exchange.queuedNanos()) + " ms\n"
-                + TlsColumns.samplerDataLine(tlsMillis(exchange));
+                + TlsColumns.samplerDataLine(tlsMillis(exchange))
+                + EngineColumn.samplerDataLine(exchange);
     }
 
     /** Which connection carried the exchange; none when connecting failed (id 0 is never a connection's). */

@@ -33,6 +33,8 @@ import org.eclipse.jetty.http.HttpStatus;
  * @param failureMessage null on success; otherwise a sentence a tester understands
  * @param retried        null when the request was sent once; otherwise why it was sent a second time
  *                       (the server said it never processed the first: RFC 9113 6.8 and 8.7)
+ * @param engine         which of the client's paths sent it (e.g. {@code h1-own}), null until the
+ *                       engine names it; a sample of several exchanges shows the last one's
  */
 public record ExchangeResult(
         String method,
@@ -59,9 +61,10 @@ public record ExchangeResult(
         String failureMessage,
         Throwable failure,
         List<ExchangeResult> pushes,
-        String retried) {
+        String retried,
+        String engine) {
 
-    /** An exchange sent once. */
+    /** An exchange sent once, its engine not named yet ({@link #sentBy}). */
     public ExchangeResult(String method, URI uri, boolean pushed, long startMillis, long startNanos, long queuedNanos,
                           long connectNanos, long tlsNanos, long latencyNanos, long elapsedNanos, int status,
                           String reason, String httpVersion, List<HeaderField> responseHeaders, byte[] body,
@@ -69,7 +72,22 @@ public record ExchangeResult(
                           String alpn, String failureMessage, Throwable failure, List<ExchangeResult> pushes) {
         this(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos, tlsNanos, latencyNanos, elapsedNanos,
                 status, reason, httpVersion, responseHeaders, body, bodyBytes, sentBytes, receivedBytes, connectionId,
-                newConnection, alpn, failureMessage, failure, pushes, null);
+                newConnection, alpn, failureMessage, failure, pushes, null, null);
+    }
+
+    /**
+     * The same exchange, its pushes too, said to be sent by {@code engineName}: the path of the client
+     * that carried it, which the sample shows (sampler.md). A result already named keeps its name: a
+     * path that handed the exchange to another reports the other's.
+     */
+    public ExchangeResult sentBy(String engineName) {
+        if (engine != null) {
+            return this;
+        }
+        List<ExchangeResult> named = pushes.isEmpty() ? pushes : pushes.stream().map(push -> push.sentBy(engineName)).toList();
+        return new ExchangeResult(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos, tlsNanos,
+                latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes, sentBytes,
+                receivedBytes, connectionId, newConnection, alpn, failureMessage, failure, named, retried, engineName);
     }
 
     public boolean failed() {
@@ -103,7 +121,7 @@ public record ExchangeResult(
                 connectNanos + next.connectNanos, tlsNanos + next.tlsNanos, offset + next.latencyNanos, offset + next.elapsedNanos,
                 next.status, next.reason, next.httpVersion, next.responseHeaders, next.body, next.bodyBytes,
                 sentBytes + next.sentBytes, receivedBytes + next.receivedBytes, next.connectionId,
-                next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes, retried);
+                next.newConnection, next.alpn, next.failureMessage, next.failure, next.pushes, retried, next.engine);
     }
 
     /**
@@ -117,14 +135,14 @@ public record ExchangeResult(
         return new ExchangeResult(both.method, both.uri, both.pushed, both.startMillis, both.startNanos, both.queuedNanos,
                 both.connectNanos, both.tlsNanos, both.latencyNanos, both.elapsedNanos, both.status, both.reason, both.httpVersion,
                 both.responseHeaders, both.body, both.bodyBytes, both.sentBytes, both.receivedBytes, both.connectionId,
-                both.newConnection, both.alpn, failed, both.failure, both.pushes, why);
+                both.newConnection, both.alpn, failed, both.failure, both.pushes, why, both.engine);
     }
 
     /** The same exchange reported as a failure (e.g. one redirect too many). */
     public ExchangeResult failedWith(String message, Throwable cause) {
         return new ExchangeResult(method, uri, pushed, startMillis, startNanos, queuedNanos, connectNanos,
                 tlsNanos, latencyNanos, elapsedNanos, status, reason, httpVersion, responseHeaders, body, bodyBytes,
-                sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes, retried);
+                sentBytes, receivedBytes, connectionId, newConnection, alpn, message, cause, pushes, retried, engine);
     }
 
     /** HTTP/2 carries no reason phrase; show the usual one so the header line reads like HTTP/1.1. */

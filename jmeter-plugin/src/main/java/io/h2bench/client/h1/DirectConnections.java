@@ -22,6 +22,9 @@ import java.util.List;
  */
 public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
 
+    /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/1.1. */
+    public static final String ENGINE = "h1-own";
+
     public DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
         super(shared, responseTimeouts, Http11Exchange::new);
     }

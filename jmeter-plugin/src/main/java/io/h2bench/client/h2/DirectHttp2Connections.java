@@ -34,6 +34,9 @@ import org.eclipse.jetty.io.EndPoint;
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
+    /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/2 on Jetty's frame codec. */
+    public static final String ENGINE = "h2-own";
+
     /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
     private static final List<String> ALPN = List.of("h2", "http/1.1");
 

@@ -41,6 +41,9 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  */
 public final class DirectSessions {
 
+    /** The name its samples carry (ExchangeResult#engine): streams on Jetty's HTTP2Client sessions. */
+    public static final String ENGINE = "h2-jetty-session";
+
     private final Map<OriginKey, Origin> origins = new ConcurrentHashMap<>();
     private final Set<StreamExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final WireRegistry registry;

@@ -23,6 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Http3Engine implements ProtocolEngine {
 
+    /** The name its samples carry (ExchangeResult#engine): HTTP/3 on Netty's QUIC. */
+    public static final String ENGINE = "h3-netty";
+
     private final QuicTransport transport;
     private final Map<String, QuicConnection> connections = new ConcurrentHashMap<>();
     private final Set<Http3Exchange> inFlight = ConcurrentHashMap.newKeySet();
@@ -63,7 +66,7 @@ public final class Http3Engine implements ProtocolEngine {
                         uri.getHost(), profile.preset().http3(), exchange.connectTimeout().toMillis());
             });
         } catch (UnresolvedHost unresolved) {
-            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()));
+            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()).sentBy(ENGINE));
         }
         Http3Exchange h3 = new Http3Exchange(exchange, connection, opened[0]);
         inFlight.add(h3);
@@ -74,7 +77,7 @@ public final class Http3Engine implements ProtocolEngine {
                 h3.connected();
             }
         });
-        return h3.result().whenComplete((done, ignored) -> inFlight.remove(h3));
+        return h3.result().whenComplete((done, ignored) -> inFlight.remove(h3)).thenApply(done -> done.sentBy(ENGINE));
     }
 
     private static InetSocketAddress resolve(String host, int port, ConnectionProfile profile) {
