@@ -150,6 +150,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             URL finalUrl = outcome.uri() == exchange.uri() ? url : outcome.uri().toURL();
             result.setURL(finalUrl);
             fill(result, outcome, finalUrl);
+            lastEngine = EngineColumn.name(outcome);
             if (outcome.failed()) {
                 return result;
             }
@@ -171,7 +172,6 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private void fill(HTTPSampleResult result, ExchangeResult outcome, URL url) {
         ResultMapper.timesAndSizes(outcome, result);
         result.setSamplerData(ResultMapper.connectionSummary(outcome));
-        lastEngine = EngineColumn.name(outcome);
         if (outcome.failed()) {
             failure(result, outcome);
             return;

@@ -68,6 +68,20 @@ class EngineColumnTest {
         assertSentBy(fixture.sampler.sample(), "h3-netty");
     }
 
+    @Test
+    void shouldNameThePagesOwnEngineWhileItsResourcesNameTheirsWhenHttp3IsChosenByAltSvc() {
+        fixture.target(Listener.H2, "/", ProtocolMode.HTTP_3_ALT_SVC).setImageParser(true);
+
+        SampleResult page = fixture.sampler.sample();
+
+        // The page's response advertised h3: its resources went over QUIC, the page itself over TCP.
+        SampleResult[] parts = page.getSubResults();
+        assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
+        assertThat(variables.get(EngineColumn.VARIABLE)).isEqualTo("jetty-httpclient");
+        assertThat(parts[0].getSamplerData()).contains("Engine: jetty-httpclient\n");
+        assertThat(parts[parts.length - 1].getSamplerData()).contains("Engine: h3-netty\n");
+    }
+
     private void assertSentBy(SampleResult sample, String engine) {
         assertThat(sample.isSuccessful()).as(sample.getResponseMessage()).isTrue();
         assertThat(variables.get(EngineColumn.VARIABLE)).isEqualTo(engine);
