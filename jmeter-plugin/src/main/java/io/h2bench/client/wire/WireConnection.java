@@ -53,7 +53,7 @@ public final class WireConnection {
     private String alpn;
     private String goAway;
 
-    public WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
+    WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
         this.origin = origin;
         this.connectBeginNanos = connectBeginNanos;

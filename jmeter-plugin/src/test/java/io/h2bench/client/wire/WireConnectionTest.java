@@ -1,8 +1,10 @@
-package io.h2bench.client.exchange;
+package io.h2bench.client.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.wire.WireConnection;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.lang.ref.WeakReference;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
