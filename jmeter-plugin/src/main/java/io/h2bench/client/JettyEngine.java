@@ -1,5 +1,24 @@
 package io.h2bench.client;
 
+import io.h2bench.client.connect.AnnouncedSettings;
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.connect.UserTag;
+import io.h2bench.client.direct.OriginKey;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.NoH2OverAlpnException;
+import io.h2bench.client.exchange.ProtocolEngine;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.exchange.ResponseWatchdog;
+import io.h2bench.client.h1.DirectConnections;
+import io.h2bench.client.h2.DirectHttp2Connections;
+import io.h2bench.client.h2.DirectSessions;
+import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
@@ -11,22 +30,35 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2;
 import org.eclipse.jetty.util.thread.Scheduler;
-import java.io.InterruptedIOException;
 
 /**
  * A virtual user's HTTP/1.1 and HTTP/2 connections on Jetty's client: its own pool per origin inside
  * the {@link SharedClient} (HTTP/2: one connection per origin; HTTP/1.1: up to the request's
  * maxConnectionsPerOrigin), reused across its requests until {@link #reset()} or {@link #close()}.
  * Not thread-safe for reset/close; requests may be sent concurrently (a page load's resources).
+ * <p>
+ * Each request takes one of four paths, chosen in {@link #send} and named in its result
+ * ({@link ExchangeResult#engine()}): the sampler's own HTTP/1.1 ({@link DirectConnections},
+ * {@value DirectConnections#ENGINE}), its own HTTP/2 ({@link DirectHttp2Connections},
+ * {@value DirectHttp2Connections#ENGINE}), streams on Jetty's HTTP/2 sessions ({@link DirectSessions},
+ * {@value DirectSessions#ENGINE}) and Jetty's {@code HttpClient} for the rest ({@value #CLIENT_ENGINE}).
  */
 final class JettyEngine implements ProtocolEngine {
 
     private static final AtomicLong USERS = new AtomicLong();
 
     private static final Scheduler.Task NO_TIMER = () -> false;
+
+    /**
+     * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
+     * what the other three paths leave: requests through a proxy, redirects the client follows,
+     * 100 Continue, the h2c Upgrade, h2 that may fall back to HTTP/1.1 by ALPN, the JETTY preset's
+     * HTTP/2, and an origin's HTTP/2 requests until its session exists for {@link DirectSessions}.
+     */
+    static final String CLIENT_ENGINE = "jetty-httpclient";
 
     private final SharedClient shared;
     private final ResponseTimeouts responseTimeouts;
@@ -69,17 +101,24 @@ final class JettyEngine implements ProtocolEngine {
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         if (DirectConnections.eligible(exchange, profile)) {
-            return connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+            return named(connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile), DirectConnections.ENGINE);
         }
         if (DirectHttp2Connections.eligible(exchange, profile)) {
-            return http2Connections.send(new DirectSessions.Key(origin(exchange.uri()), profile), exchange, profile);
+            return named(http2Connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile),
+                    DirectHttp2Connections.ENGINE);
         }
         if (!DirectSessions.eligible(exchange)) {
-            return sendViaClient(exchange, profile, null);
+            return named(sendViaClient(exchange, profile, null), CLIENT_ENGINE);
         }
-        DirectSessions.Key key = new DirectSessions.Key(origin(exchange.uri()), profile);
-        CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange, again -> sendViaClient(again, profile, key));
-        return direct != null ? direct : sendViaClient(exchange, profile, key);
+        OriginKey key = new OriginKey(origin(exchange.uri()), profile);
+        CompletableFuture<ExchangeResult> direct = sessions.trySend(key, exchange,
+                again -> named(sendViaClient(again, profile, key), CLIENT_ENGINE));
+        return direct != null ? named(direct, DirectSessions.ENGINE) : named(sendViaClient(exchange, profile, key), CLIENT_ENGINE);
+    }
+
+    /** The result says which path sent it; one handed over to another path keeps that one's name. */
+    private static CompletableFuture<ExchangeResult> named(CompletableFuture<ExchangeResult> result, String engine) {
+        return result.thenApply(done -> done.sentBy(engine));
     }
 
     /**
@@ -87,7 +126,7 @@ final class JettyEngine implements ProtocolEngine {
      * exchange {@link DirectSessions} may carry later on the same HTTP/2 session, or null.
      */
     private CompletableFuture<ExchangeResult> sendViaClient(ExchangeRequest exchange, ConnectionProfile profile,
-                                                            DirectSessions.Key key) {
+                                                            OriginKey key) {
         HttpClient client = shared.httpClient();
         URI uri = exchange.uri();
         shared.routing().register(profile);
@@ -159,7 +198,7 @@ final class JettyEngine implements ProtocolEngine {
     @Override
     public void abortAll(String reason) {
         for (Request request : inFlight) {
-            request.abort(new InterruptedIOException(reason));
+            request.abort(FailureMessages.stopped(reason));
         }
         sessions.abortAll(reason);
         connections.abortAll(reason);
@@ -228,7 +267,7 @@ final class JettyEngine implements ProtocolEngine {
     private static void copyHeaders(Request request, ExchangeRequest exchange, String http2Settings) {
         request.headers(headers -> {
             for (HeaderField field : exchange.headers()) {
-                if (!StreamExchange.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+                if (!HeaderField.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                     headers.add(field.name(), field.value());
                 }
             }

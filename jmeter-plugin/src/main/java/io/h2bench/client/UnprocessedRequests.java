@@ -1,5 +1,7 @@
 package io.h2bench.client;
 
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.StaleConnectionException;
 import java.io.IOException;
 import org.eclipse.jetty.http2.RetryableStreamException;
 

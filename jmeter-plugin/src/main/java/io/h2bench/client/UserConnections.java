@@ -1,6 +1,13 @@
 package io.h2bench.client;
 
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.direct.CallerReads;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.h3.Http3Engine;
+import io.h2bench.client.h3.QuicTransport;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +38,15 @@ public final class UserConnections implements AutoCloseable {
     /** A new virtual user on the shared client (which starts if it is not running). */
     public static UserConnections open() {
         return new UserConnections(JettyEngine.open());
+    }
+
+    /**
+     * Stops every protocol's shared machinery whatever its users: JMeter's test end, after which no
+     * thread of the client may remain (Jetty's client, HTTP/3's event loops).
+     */
+    public static void stopAll() {
+        SharedClient.stopAll();
+        QuicTransport.stopAll();
     }
 
     /** False once closed, or once the shared client was stopped under it (JMeter's test end). */

@@ -1,6 +1,6 @@
 package io.h2bench.convert;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

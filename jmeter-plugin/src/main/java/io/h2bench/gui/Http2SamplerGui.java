@@ -1,11 +1,11 @@
 package io.h2bench.gui;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.sampler.Http2Sampler;
+import java.awt.BorderLayout;
 import javax.swing.JPanel;
 import javax.swing.JTabbedPane;
-import java.awt.BorderLayout;
 import org.apache.jmeter.protocol.http.control.gui.HttpTestSampleGui;
 import org.apache.jmeter.testelement.TestElement;
 

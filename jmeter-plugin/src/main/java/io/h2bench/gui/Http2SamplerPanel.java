@@ -1,18 +1,18 @@
 package io.h2bench.gui;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
+import java.awt.Component;
 import java.awt.FlowLayout;
 import java.awt.GridLayout;
 import javax.swing.BorderFactory;
-import javax.swing.JCheckBox;
 import javax.swing.DefaultListCellRenderer;
+import javax.swing.JCheckBox;
 import javax.swing.JComboBox;
 import javax.swing.JLabel;
 import javax.swing.JList;
 import javax.swing.JPanel;
 import javax.swing.JTextField;
-import java.awt.Component;
 
 /** The h2bench settings as plain Swing: HTTP version, browser preset, HTTP/1.1 connections per origin, push. */
 public class Http2SamplerPanel extends JPanel {

@@ -1,11 +1,12 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.http.HttpVersion;
 import org.apache.http.client.methods.HttpGet;
 import org.apache.http.message.BasicHttpResponse;
 import org.apache.http.message.BasicStatusLine;
@@ -13,7 +14,6 @@ import org.apache.jmeter.protocol.http.control.CacheManager;
 import org.apache.jmeter.protocol.http.control.Header;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.util.JMeterUtils;
-import org.apache.http.HttpVersion;
 
 /**
  * JMeter's Cache Manager for this sampler. Its public API speaks Apache HttpClient 4 types (which

@@ -1,8 +1,8 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
 import java.net.MalformedURLException;
 import java.util.ArrayList;
 import java.util.List;

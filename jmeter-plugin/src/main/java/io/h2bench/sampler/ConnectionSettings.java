@@ -1,10 +1,10 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ClientCertificate;
-import io.h2bench.client.ConnectionProfile;
-import io.h2bench.client.HostResolver;
-import io.h2bench.client.ProxySettings;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ClientCertificate;
+import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.HostResolver;
+import io.h2bench.client.profile.ProxySettings;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;

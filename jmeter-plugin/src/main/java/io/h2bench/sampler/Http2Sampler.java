@@ -1,31 +1,30 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ConnectionProfile;
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
-import io.h2bench.client.ProtocolMode;
-import io.h2bench.client.SharedClient;
 import io.h2bench.client.UserConnections;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.jmeter.engine.event.LoopIterationEvent;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
-import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
+import org.apache.jmeter.protocol.http.util.HTTPConstants;
 import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
-import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.util.JMeterUtils;
 
 /**
@@ -57,6 +56,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     private transient volatile UserConnections inUse;
     /** The pushes of the last main response, for the page load that may follow it. */
     private transient List<ExchangeResult> lastPushes = List.of();
+    private transient String lastEngine = "";
     private transient SampleUris uris = new SampleUris();
     /** Set while JMeter walks a page's embedded resources: they are then fetched concurrently. */
     private transient PageResources page;
@@ -116,11 +116,13 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         setProperty(BROWSER_PRESET, preset.name());
     }
 
-    /** The whole sample (redirects and page resources included), its TLS times then put where a JTL keeps them. */
+    /** The whole sample (redirects and page resources included), its TLS times and engine then put where a JTL keeps them. */
     @Override
     public SampleResult sample() {
+        lastEngine = "";
         SampleResult result = super.sample();
         TlsColumns.publish(result, JMeterContextService.getContext().getVariables());
+        EngineColumn.publish(lastEngine, JMeterContextService.getContext().getVariables());
         return result;
     }
 
@@ -148,6 +150,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
             URL finalUrl = outcome.uri() == exchange.uri() ? url : outcome.uri().toURL();
             result.setURL(finalUrl);
             fill(result, outcome, finalUrl);
+            lastEngine = EngineColumn.name(outcome);
             if (outcome.failed()) {
                 return result;
             }
@@ -381,7 +384,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
     @Override
     public void testEnded() {
         super.testEnded();
-        SharedClient.stopAll();
+        UserConnections.stopAll();
     }
 
     @Override

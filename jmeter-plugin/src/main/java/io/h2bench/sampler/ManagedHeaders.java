@@ -1,7 +1,7 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.exchange.ExchangeResult;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;

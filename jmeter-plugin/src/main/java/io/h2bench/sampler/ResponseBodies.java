@@ -1,7 +1,7 @@
 package io.h2bench.sampler;
 
 import io.airlift.compress.zstd.ZstdInputStream;
-import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.exchange.ExchangeResult;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

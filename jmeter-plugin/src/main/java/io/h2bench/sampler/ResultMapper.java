@@ -1,8 +1,8 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.report.ProtocolNote;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -144,7 +144,8 @@ final class ResultMapper {
                 + "ALPN: " + (exchange.alpn() == null ? "none (cleartext or not negotiated)" : exchange.alpn()) + "\n"
                 + "Connection: " + connection(exchange) + "\n"
                 + "Queued: " + millis(exchange.queuedNanos()) + " ms\n"
-                + TlsColumns.samplerDataLine(tlsMillis(exchange));
+                + TlsColumns.samplerDataLine(tlsMillis(exchange))
+                + EngineColumn.samplerDataLine(exchange);
     }
 
     /** Which connection carried the exchange; none when connecting failed (id 0 is never a connection's). */

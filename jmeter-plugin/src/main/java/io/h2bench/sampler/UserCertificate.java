@@ -1,6 +1,6 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ClientCertificate;
+import io.h2bench.client.profile.ClientCertificate;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

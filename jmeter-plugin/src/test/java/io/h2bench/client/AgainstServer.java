@@ -1,13 +1,14 @@
 package io.h2bench.client;
 
-import java.net.URI;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;
+import java.net.URI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 /** A fresh project server on free ports and one virtual user's connections for every test. */
 abstract class AgainstServer {

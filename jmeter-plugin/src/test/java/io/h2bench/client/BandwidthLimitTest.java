@@ -2,6 +2,11 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.server.Listener;
 import java.net.URI;
 import java.time.Duration;

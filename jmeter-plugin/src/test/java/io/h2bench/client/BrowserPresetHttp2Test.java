@@ -2,6 +2,11 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

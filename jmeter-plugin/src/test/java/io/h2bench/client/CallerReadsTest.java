@@ -3,6 +3,10 @@ package io.h2bench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.h2bench.client.direct.CallerReads;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,6 +3,8 @@ package io.h2bench.client;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;

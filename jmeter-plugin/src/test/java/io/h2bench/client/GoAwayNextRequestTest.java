@@ -2,6 +2,13 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.h2.Http2FrameConnection;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.nio.ByteBuffer;

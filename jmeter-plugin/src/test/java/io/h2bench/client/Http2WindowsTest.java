@@ -2,6 +2,8 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.ProxySettings;
 import io.h2bench.server.Listener;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

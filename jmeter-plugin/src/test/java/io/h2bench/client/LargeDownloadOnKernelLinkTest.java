@@ -2,6 +2,9 @@ package io.h2bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import java.net.URI;
@@ -23,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * socket's buffers shrink, and one took 2.9 s beside another test's unread downloads) is measured
  * again, up to {@value #DOWNLOADS} times.
  *
- * <p>Before the socket's receive buffer was set ({@link ReceiveBuffer}) the sampler's window
+ * <p>Before the socket's receive buffer was set ({@code connect.ReceiveBuffer}) the sampler's window
  * stayed near 64 kB in most such downloads, which then took 1.1 to 3 s at random.
  */
 class LargeDownloadOnKernelLinkTest {

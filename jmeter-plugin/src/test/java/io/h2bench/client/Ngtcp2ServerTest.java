@@ -3,6 +3,9 @@ package io.h2bench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.URI;

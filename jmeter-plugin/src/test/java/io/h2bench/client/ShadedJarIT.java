@@ -72,8 +72,8 @@ class ShadedJarIT {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object send(ClassLoader plugin, Object user, URI uri, String mode) throws Exception {
-        Class<? extends Enum> modes = (Class<? extends Enum>) plugin.loadClass("io.h2bench.client.ProtocolMode");
-        Class<?> requests = plugin.loadClass("io.h2bench.client.ExchangeRequest");
+        Class<? extends Enum> modes = (Class<? extends Enum>) plugin.loadClass("io.h2bench.client.exchange.ProtocolMode");
+        Class<?> requests = plugin.loadClass("io.h2bench.client.exchange.ExchangeRequest");
         Object request = requests.getMethod("get", URI.class, modes).invoke(null, uri, Enum.valueOf(modes, mode));
         return user.getClass().getMethod("send", requests).invoke(user, request);
     }

@@ -3,6 +3,9 @@ package io.h2bench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.TlsMaterial;
 import java.io.EOFException;
 import java.io.IOException;

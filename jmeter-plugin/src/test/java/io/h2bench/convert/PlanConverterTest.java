@@ -2,7 +2,7 @@ package io.h2bench.convert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

@@ -2,8 +2,8 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
-import io.h2bench.client.SharedClient;
+import io.h2bench.client.UserConnections;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.Listener;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +58,7 @@ class FreshClientPushLoadsTest {
                 failures.add("load " + load + ": " + page.getResponseMessage() + " (" + page.getSubResults().length + " parts)");
             }
             sampler.threadFinished();
-            SharedClient.stopAll();
+            UserConnections.stopAll();
         }
 
         assertThat(failures).as("failed loads of %d", LOADS).isEmpty();

@@ -2,8 +2,8 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.gui.Http2SamplerGui;
 import org.apache.jmeter.testelement.TestElement;
 import org.junit.jupiter.api.BeforeAll;

@@ -2,10 +2,11 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
-import io.h2bench.client.SharedClient;
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.samplers.SampleResult;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import java.net.ServerSocket;
 
 class Http2SamplerTest {
 

@@ -2,7 +2,7 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.Listener;
 import java.util.Arrays;
 import java.util.List;

@@ -3,10 +3,10 @@ package io.h2bench.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.Listener;
-import io.h2bench.wire.LoopbackCapture;
 import io.h2bench.wire.LoopbackCapture.Datagram;
+import io.h2bench.wire.LoopbackCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

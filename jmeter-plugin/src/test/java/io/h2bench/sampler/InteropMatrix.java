@@ -2,7 +2,7 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.SharedClient;
+import io.h2bench.client.UserConnections;
 import io.h2bench.parity.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +63,7 @@ abstract class InteropMatrix {
         try {
             stop();
         } finally {
-            SharedClient.stopAll();
+            UserConnections.stopAll();
             Path out = Files.createDirectories(Path.of("target", "interop"));
             Files.write(out.resolve(server() + ".tsv"), rows);
         }

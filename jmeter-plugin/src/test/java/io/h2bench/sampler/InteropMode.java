@@ -1,6 +1,6 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 
 /**
  * The columns of the interoperability matrix: every way the sampler can be told to speak to an

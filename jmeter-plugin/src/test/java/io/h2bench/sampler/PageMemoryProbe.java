@@ -1,6 +1,6 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;

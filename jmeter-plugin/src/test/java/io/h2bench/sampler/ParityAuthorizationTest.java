@@ -3,7 +3,7 @@ package io.h2bench.sampler;
 import static io.h2bench.sampler.ParityRequestBodiesTest.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.parity.ParityPeer;
 import org.apache.jmeter.protocol.http.control.AuthManager;
 import org.apache.jmeter.protocol.http.control.Authorization;

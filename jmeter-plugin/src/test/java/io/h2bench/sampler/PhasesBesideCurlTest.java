@@ -3,7 +3,7 @@ package io.h2bench.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.h2bench.client.KernelLinkServer;
-import io.h2bench.client.SharedClient;
+import io.h2bench.client.UserConnections;
 import io.h2bench.parity.TempDirs;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.netem.kernel.KernelLink;
@@ -99,7 +99,7 @@ class PhasesBesideCurlTest {
                 link.close();
             }
         } finally {
-            SharedClient.stopAll();
+            UserConnections.stopAll();
             Path out = Files.createDirectories(Path.of("target", "interop", "phases"));
             Files.write(out.resolve("nginx.tsv"), rows);
         }

@@ -2,7 +2,7 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ExchangeResult;
+import io.h2bench.client.exchange.ExchangeResult;
 import java.net.URI;
 import java.util.List;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;

@@ -1,9 +1,11 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
 
 /** The project's server on port 0 plus one sampler aimed at it, as a JMeter thread would run it. */
 final class SamplerFixture implements AutoCloseable {
@@ -28,6 +30,13 @@ final class SamplerFixture implements AutoCloseable {
         sampler.setPath(path);
         sampler.setHttpVersion(mode);
         return sampler;
+    }
+
+    /** Gives this thread fresh JMeter variables, where the sampler puts what a JTL saves through sample_variables. */
+    JMeterVariables freshVariables() {
+        JMeterVariables variables = new JMeterVariables();
+        JMeterContextService.getContext().setVariables(variables);
+        return variables;
     }
 
     /** Thread end then test end, as JMeter calls them. */

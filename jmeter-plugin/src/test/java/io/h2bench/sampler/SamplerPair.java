@@ -1,6 +1,6 @@
 package io.h2bench.sampler;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.parity.ParityPeer;
 import java.util.function.Consumer;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;

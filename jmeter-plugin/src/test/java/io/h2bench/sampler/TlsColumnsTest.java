@@ -2,14 +2,13 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.gui.PageSamples;
 import io.h2bench.report.WaterfallRow;
 import io.h2bench.server.Listener;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +26,7 @@ class TlsColumnsTest {
     @BeforeEach
     void start() throws Exception {
         fixture = new SamplerFixture("tls");
-        variables = new JMeterVariables();
-        JMeterContextService.getContext().setVariables(variables);
+        variables = fixture.freshVariables();
     }
 
     @AfterEach

@@ -2,9 +2,9 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.h2bench.client.ProtocolMode;
-import io.h2bench.gui.WaterfallPanel;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.gui.PageSamples;
+import io.h2bench.gui.WaterfallPanel;
 import io.h2bench.gui.WaterfallVisualizer;
 import io.h2bench.report.WaterfallRow;
 import io.h2bench.server.Listener;

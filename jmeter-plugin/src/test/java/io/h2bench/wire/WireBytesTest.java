@@ -4,23 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.h2bench.client.UserConnections;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.server.H2BenchServer;
+import io.h2bench.server.Listener;
+import io.h2bench.server.ServerSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.ProtocolMode;
-import io.h2bench.client.UserConnections;
-import io.h2bench.server.H2BenchServer;
-import io.h2bench.server.Listener;
-import io.h2bench.server.ServerSettings;
 
 /**
  * The client's sent and received byte counts against a tshark capture of the same exchanges:

@@ -1,9 +1,9 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.ConnectionProfile;
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.ProtocolEngine;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.ProtocolEngine;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,6 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * limit per connection (cps), a client certificate, and redirects followed inside the client.
  */
 public final class Http3Engine implements ProtocolEngine {
+
+    /** The name its samples carry (ExchangeResult#engine): HTTP/3 on Netty's QUIC. */
+    public static final String ENGINE = "h3-netty";
 
     private final QuicTransport transport;
     private final Map<String, QuicConnection> connections = new ConcurrentHashMap<>();
@@ -63,7 +66,7 @@ public final class Http3Engine implements ProtocolEngine {
                         uri.getHost(), profile.preset().http3(), exchange.connectTimeout().toMillis());
             });
         } catch (UnresolvedHost unresolved) {
-            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()));
+            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()).sentBy(ENGINE));
         }
         Http3Exchange h3 = new Http3Exchange(exchange, connection, opened[0]);
         inFlight.add(h3);
@@ -74,7 +77,7 @@ public final class Http3Engine implements ProtocolEngine {
                 h3.connected();
             }
         });
-        return h3.result().whenComplete((done, ignored) -> inFlight.remove(h3));
+        return h3.result().whenComplete((done, ignored) -> inFlight.remove(h3)).thenApply(done -> done.sentBy(ENGINE));
     }
 
     private static InetSocketAddress resolve(String host, int port, ConnectionProfile profile) {

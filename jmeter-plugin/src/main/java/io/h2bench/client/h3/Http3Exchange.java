@@ -1,8 +1,8 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.ExchangeRequest;
-import io.h2bench.client.ExchangeResult;
-import io.h2bench.client.HeaderField;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.HeaderField;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,6 +1,6 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.BrowserPreset;
+import io.h2bench.client.profile.BrowserPreset;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -1,7 +1,7 @@
 package io.h2bench.client.h3;
 
-import io.h2bench.client.BrowserPreset;
-import io.h2bench.client.SharedInstance;
+import io.h2bench.client.connect.SharedInstance;
+import io.h2bench.client.profile.BrowserPreset;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Netty's side of the sampler's HTTP/3, shared by every virtual user of the JVM: one event loop per
  * core (daemon threads, so no JMeter run hangs on them) and one TLS configuration. Reference
- * counted like {@link io.h2bench.client.SharedClient}: started by the first HTTP/3 user, stopped by
+ * counted like {@link io.h2bench.client.connect.SharedClient}: started by the first HTTP/3 user, stopped by
  * the last and by {@link #stopAll()} at test end.
  */
 public final class QuicTransport {

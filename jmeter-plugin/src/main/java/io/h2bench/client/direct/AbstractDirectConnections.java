@@ -1,0 +1,102 @@
+package io.h2bench.client.direct;
+
+import io.h2bench.client.connect.OriginConnector;
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
+import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.exchange.ResponseWatchdog;
+import io.h2bench.client.profile.ConnectionProfile;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * A virtual user's own connections per origin, in one protocol ({@code DirectConnections} for
+ * HTTP/1.1, {@code DirectHttp2Connections} for HTTP/2): the exchanges in flight, their response
+ * watchdogs, the stop button, and closing all at once. A subclass names its exchange and makes
+ * its origins, which open and use the connections.
+ */
+public abstract class AbstractDirectConnections<E extends DirectExchange> {
+
+    /** One origin's connections of this user and the requests waiting for one. */
+    protected interface OriginConnections<E> {
+        void send(E exchange);
+
+        void close();
+    }
+
+    protected final SharedClient shared;
+    protected final OriginConnector connector;
+    private final ResponseTimeouts responseTimeouts;
+    private final BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange;
+    private final Map<OriginKey, OriginConnections<E>> origins = new ConcurrentHashMap<>();
+    private final Set<E> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** {@code newExchange}: the protocol's exchange for a request and the recorder of its events. */
+    protected AbstractDirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts,
+                              BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange) {
+        this.shared = shared;
+        this.responseTimeouts = responseTimeouts;
+        this.newExchange = newExchange;
+        this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
+    }
+
+    /**
+     * Not redirected by the client, not through a proxy, no 100 Continue expected: requests of
+     * those kinds stay with {@code HttpClient}, whose handling of them these classes do not repeat.
+     */
+    protected static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
+        if (exchange.followRedirects() || profile.proxyFor(exchange.uri().getHost()) != null) {
+            return false;
+        }
+        // A loop, not a stream: asked for every request (a stream's objects were 1 % of the sampler's CPU).
+        for (HeaderField field : exchange.headers()) {
+            if (field.name().equalsIgnoreCase("Expect")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A new origin's connections of this user, to which its requests go from now on. */
+    protected abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
+
+    public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request, ConnectionProfile profile) {
+        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
+        E exchange = newExchange.apply(request, recorder);
+        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
+                !request.connectTimeout().isZero()));
+        inFlight.add(exchange);
+        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
+        origins.computeIfAbsent(key, ignored -> newOrigin(profile)).send(exchange);
+        return result;
+    }
+
+    /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */
+    public final void abortAll(String reason) {
+        for (E exchange : inFlight) {
+            exchange.abort(FailureMessages.stopped(reason));
+        }
+    }
+
+    /** Closes every connection: the next request opens new ones, as a new user would. */
+    public final void reset() {
+        List<OriginConnections<E>> all = new ArrayList<>(origins.values());
+        origins.clear();
+        all.forEach(OriginConnections::close);
+    }
+
+    public final void close() {
+        closed = true;
+        reset();
+    }
+}

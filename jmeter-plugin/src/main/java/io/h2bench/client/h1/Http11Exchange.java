@@ -1,0 +1,189 @@
+package io.h2bench.client.h1;
+
+import io.h2bench.client.direct.DirectExchange;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.wire.WireConnection;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpGenerator;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.util.BufferUtil;
+
+/**
+ * One HTTP/1.1 exchange on a connection the sampler drives itself ({@link Http11Connection}): the
+ * request encoded by Jetty's {@link HttpGenerator} as Jetty's {@code HttpClient} would write it, and
+ * the parsed response handed to the same {@link ExchangeRecorder} the client's listener feeds. The
+ * exchange ends, as Jetty's do, when both its request's write has returned and its response is whole.
+ */
+final class Http11Exchange extends DirectExchange {
+
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    private final AtomicBoolean requestEnded = new AtomicBoolean();
+    private final AtomicBoolean responseEnded = new AtomicBoolean();
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile Http11Connection connection;
+    private volatile ExchangeRecorder.ResponseHead head;
+    private volatile long responseEndNanos;
+    private volatile boolean reusable;
+
+    Http11Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
+        super(request, recorder);
+    }
+
+    @Override
+    public boolean finished() {
+        return done.get();
+    }
+
+    boolean head() {
+        return "HEAD".equalsIgnoreCase(request.method());
+    }
+
+    /** The exchange is on {@code carrier} from now on, which is {@code wire} on the socket. */
+    void assigned(Http11Connection carrier, WireConnection wire) {
+        connection = carrier;
+        recorder.attach(wire, true);
+    }
+
+    /**
+     * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
+     * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
+     * write has returned.
+     */
+    Encoded encode(HttpGenerator generator, ByteBuffer header) throws IOException {
+        URI uri = request.uri();
+        byte[] body = request.body();
+        HttpFields.Mutable fields = HttpFields.build();
+        for (HeaderField field : request.headers()) {
+            fields.add(field.name(), field.value());
+        }
+        if (!fields.contains(HttpHeader.HOST)) {
+            fields.put(HttpHeader.HOST, uri.getRawAuthority());
+        }
+        if (body.length > 0) {
+            if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
+                fields.add(HttpHeader.CONTENT_TYPE, DEFAULT_CONTENT_TYPE);
+            }
+            if (!fields.contains(HttpHeader.CONTENT_LENGTH)) {
+                fields.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, body.length));
+            }
+        } else {
+            // RFC 9110 section 10.1.1: no Expect without content.
+            fields.remove(HttpHeader.EXPECT);
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        HttpURI target = HttpURI.build().path(path).query(uri.getRawQuery());
+        MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_1_1, fields,
+                body.length > 0 ? body.length : -1);
+        ByteBuffer content = body.length > 0 ? ByteBuffer.wrap(body) : null;
+        ByteBuffer headerRoom = null;
+        List<ByteBuffer> out = new ArrayList<>(2);
+        while (true) {
+            HttpGenerator.Result step = generator.generateRequest(metaData, headerRoom, null, content, true);
+            switch (step) {
+                case NEED_HEADER -> headerRoom = header;
+                case FLUSH -> {
+                    if (BufferUtil.hasContent(headerRoom)) {
+                        out.add(headerRoom);
+                    }
+                    if (BufferUtil.hasContent(content)) {
+                        out.add(content);
+                    }
+                    return new Encoded(out.toArray(ByteBuffer[]::new), generator.isPersistent() && !asksToClose(fields));
+                }
+                case CONTINUE -> {
+                }
+                default -> throw new IOException("Cannot encode the request: the generator answered " + step);
+            }
+        }
+    }
+
+    private static boolean asksToClose(HttpFields fields) {
+        String value = fields.get(HttpHeader.CONNECTION);
+        return value != null && value.toLowerCase(Locale.ROOT).contains(HttpHeaderValue.CLOSE.asString());
+    }
+
+    /** The bytes to write, and whether the connection may carry another request after this one. */
+    record Encoded(ByteBuffer[] buffers, boolean persistent) {
+    }
+
+    void requestWritten() {
+        recorder.requestWritten();
+        recorder.activity();
+        if (requestEnded.compareAndSet(false, true)) {
+            succeedWhenBothEnded();
+        }
+    }
+
+    void responseBegun() {
+        recorder.responseBegun();
+    }
+
+    void responseHeaders(int status, String reason, HttpVersion version, HttpFields fields) {
+        head = new ExchangeRecorder.ResponseHead(status, reason, version, fields);
+        recorder.responseHeaders(status, version, fields);
+    }
+
+    void responseContent(ByteBuffer content) {
+        recorder.responseContent(content);
+    }
+
+    /** The response is whole; {@code keepAlive}: the connection may carry the next request. */
+    void responseEnded(boolean keepAlive) {
+        if (responseEnded.compareAndSet(false, true)) {
+            responseEndNanos = System.nanoTime();
+            reusable = keepAlive;
+            succeedWhenBothEnded();
+        }
+    }
+
+    /** Ends the exchange with {@code failure}; its connection is closed, since its state is unknown. */
+    @Override
+    public void fail(Throwable failure) {
+        if (done.compareAndSet(false, true)) {
+            Http11Connection carrier = connection;
+            if (carrier != null) {
+                carrier.release(this, false);
+            }
+            recorder.completed(head, failure);
+        }
+    }
+
+    private void succeedWhenBothEnded() {
+        if (requestEnded.get() && responseEnded.get() && done.compareAndSet(false, true)) {
+            // The connection first, so that the user's next request finds it free.
+            connection.release(this, reusable);
+            recorder.completed(head, null, responseEndNanos);
+        }
+    }
+
+    /** For the response timeout and the stop button: ends the exchange and closes its connection. */
+    @Override
+    public void abort(Throwable failure) {
+        fail(failure);
+    }
+
+    /** A response's header fields, for whether it lets the connection live on. */
+    static boolean keepsAlive(HttpVersion version, HttpFields fields) {
+        String value = fields.get(HttpHeader.CONNECTION);
+        String lower = value == null ? "" : value.toLowerCase(Locale.ROOT);
+        if (version == HttpVersion.HTTP_1_0) {
+            return lower.contains(HttpHeaderValue.KEEP_ALIVE.asString());
+        }
+        return !lower.contains(HttpHeaderValue.CLOSE.asString());
+    }
+}

@@ -1,0 +1,218 @@
+package io.h2bench.client.h2;
+
+import io.h2bench.client.connect.OriginConnector;
+import io.h2bench.client.connect.SharedClient;
+import io.h2bench.client.direct.AbstractDirectConnections;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.NoH2OverAlpnException;
+import io.h2bench.client.exchange.ProtocolMode;
+import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.h1.DirectConnections;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.profile.ConnectionProfile;
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.EndPoint;
+
+/**
+ * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
+ * knowledge, and h2 over TLS when HTTP/2 was asked for explicitly (ALPN must choose h2), the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
+ * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
+ * Jetty's frame codec, and neither {@code HttpClient} nor {@code HTTP2Session} runs. One connection
+ * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
+ * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
+ * waited on it goes to the next one.
+ * <p>
+ * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy, requests the client itself redirects,
+ * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
+ * own) stay with {@code HttpClient} and {@link DirectSessions}.
+ */
+public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
+
+    /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/2 on Jetty's frame codec. */
+    public static final String ENGINE = "h2-own";
+
+    /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
+    private static final List<String> ALPN = List.of("h2", "http/1.1");
+
+    public DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
+        super(shared, responseTimeouts, Http2Exchange::new);
+    }
+
+    /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
+    public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
+        ProtocolMode mode = exchange.mode();
+        String scheme = exchange.uri().getScheme();
+        boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
+        // h2 asked for explicitly: a server whose ALPN picks http/1.1 fails the exchange, it never falls back.
+        boolean h2Only = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme) && !exchange.alpnFallback();
+        return (priorKnowledge || h2Only) && profile.preset().http2() != null && plainRequest(exchange, profile);
+    }
+
+    @Override
+    protected OriginConnections<Http2Exchange> newOrigin(ConnectionProfile profile) {
+        return new Origin(profile);
+    }
+
+    /** One origin's connection of this user, and the requests waiting while it opens. */
+    private final class Origin implements OriginConnections<Http2Exchange>, Http2FrameConnection.Owner {
+
+        private final ConnectionProfile profile;
+        private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
+        private final List<Http2FrameConnection> open = new ArrayList<>();
+        private Http2FrameConnection current;
+        private boolean connecting;
+        private volatile boolean closing;
+
+        Origin(ConnectionProfile profile) {
+            this.profile = profile;
+        }
+
+        @Override
+        public void send(Http2Exchange exchange) {
+            while (true) {
+                Http2FrameConnection connection;
+                boolean connect = false;
+                synchronized (this) {
+                    connection = current;
+                    if (closing) {
+                        // Handed back by a connection that closed with the user's: nothing else will send it.
+                        connection = null;
+                    } else if (connection == null) {
+                        waiting.add(exchange);
+                        if (!connecting && !closing) {
+                            connecting = true;
+                            connect = true;
+                        }
+                    }
+                }
+                if (closing) {
+                    exchange.fail(FailureMessages.stopped("the user's connections were closed"));
+                    return;
+                }
+                if (connection == null) {
+                    if (connect) {
+                        connect(exchange);
+                    } else {
+                        // Behind a connect for another request, which may never finish (a silent TLS peer).
+                        connector.armConnectTimer(exchange);
+                    }
+                    return;
+                }
+                if (connection.send(exchange)) {
+                    return;
+                }
+                forget(connection); // retired under us: the next one takes it
+            }
+        }
+
+        @Override
+        public void opened(Http2FrameConnection connection) {
+            List<Http2Exchange> ready;
+            synchronized (this) {
+                connecting = false;
+                open.add(connection);
+                if (!closing) {
+                    current = connection;
+                }
+                ready = new ArrayList<>(waiting);
+                waiting.clear();
+            }
+            if (closing) {
+                connection.close();
+                ready.forEach(exchange -> exchange.fail(FailureMessages.stopped("the user's connections were closed")));
+                return;
+            }
+            ready.forEach(this::send);
+        }
+
+        @Override
+        public void retired(Http2FrameConnection connection, List<Http2Exchange> unsent) {
+            forget(connection);
+            unsent.forEach(this::send);
+        }
+
+        private synchronized void forget(Http2FrameConnection connection) {
+            open.remove(connection);
+            if (current == connection) {
+                current = null;
+            }
+        }
+
+        /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
+        private void connectFailed(Http2Exchange exchange, Throwable failure) {
+            Http2Exchange retry = null;
+            synchronized (this) {
+                connecting = false;
+                waiting.remove(exchange);
+                Http2Exchange next = waiting.peek();
+                while (next != null && next.finished()) {
+                    waiting.poll();
+                    next = waiting.peek();
+                }
+                if (next != null && !closing) {
+                    connecting = true;
+                    retry = next;
+                }
+            }
+            exchange.fail(failure);
+            if (retry != null) {
+                connect(retry);
+            }
+        }
+
+        @Override
+        public void close() {
+            List<Http2FrameConnection> all;
+            synchronized (this) {
+                closing = true;
+                all = new ArrayList<>(open);
+                current = null;
+            }
+            all.forEach(Http2FrameConnection::close);
+        }
+
+        private void connect(Http2Exchange exchange) {
+            BrowserPreset.Http2 preset = profile.preset().http2();
+            URI uri = exchange.request().uri();
+            boolean secure = "https".equalsIgnoreCase(uri.getScheme());
+            Executor executor = shared.connector().getExecutor();
+            connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
+                String negotiated = OriginConnector.negotiated(endPoint);
+                if (secure && !"h2".equals(negotiated)) {
+                    String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+                    return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
+                }
+                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), shared.registry(), wire,
+                        preset, this);
+            }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+        }
+    }
+
+    /** A TLS connection on which ALPN chose another protocol than h2: it carries nothing and closes. */
+    private static final class NotHttp2 extends AbstractConnection {
+
+        private final Runnable refuse;
+
+        NotHttp2(EndPoint endPoint, Executor executor, Runnable refuse) {
+            super(endPoint, executor);
+            this.refuse = refuse;
+        }
+
+        @Override
+        public void onOpen() {
+            super.onOpen();
+            refuse.run();
+            close();
+        }
+
+        @Override
+        public void onFillable() {
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.h2bench.client.h2;
+
+import io.h2bench.client.direct.DirectExchange;
+import io.h2bench.client.exchange.EarlyResponse;
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.wire.WireConnection;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.ErrorCode;
+
+/**
+ * One exchange on a stream of a connection the sampler drives itself ({@link Http2FrameConnection}):
+ * the events of its frames handed to the same {@link ExchangeRecorder} calls, in the same order, as
+ * {@link StreamExchange} makes from Jetty's session, so both paths measure alike. A pushed stream
+ * promised on it gets an exchange of its own ({@link #pushed}). The stream's flow control state is
+ * here too; the connection reads and writes it under its own lock.
+ */
+final class Http2Exchange extends DirectExchange {
+
+    private final boolean pushed;
+    private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
+    private volatile Http2FrameConnection connection;
+    private volatile ExchangeRecorder.ResponseHead head;
+
+    // The stream, under its connection's lock.
+    /** 0 until the stream is opened on a connection. */
+    int streamId;
+    /** The request body still to send, null when none is left. */
+    ByteBuffer body;
+    int sendWindow;
+    /** Bytes consumed since the last WINDOW_UPDATE of this stream (Jetty's buffering strategy). */
+    int receivedSinceUpdate;
+    /** The server ended its side (END_STREAM or reset): no WINDOW_UPDATE for the stream any more. */
+    boolean remotelyClosed;
+
+    private Http2Exchange(ExchangeRequest request, ExchangeRecorder recorder, boolean pushed) {
+        super(request, recorder);
+        this.pushed = pushed;
+    }
+
+    Http2Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
+        this(request, recorder, false);
+    }
+
+    @Override
+    public boolean finished() {
+        return sides.finished();
+    }
+
+    boolean pushed() {
+        return pushed;
+    }
+
+    /** The stream is opened on {@code carrier}, which is {@code wire} on the socket; its HEADERS are queued. */
+    void opened(Http2FrameConnection carrier, WireConnection wire) {
+        connection = carrier;
+        recorder.attach(wire, true);
+    }
+
+    /** A stream promised on this exchange's: its response is recorded as a push of this one. */
+    Http2Exchange pushed(URI uri, Http2FrameConnection carrier) {
+        Http2Exchange push = new Http2Exchange(request, recorder.newPush(uri), true);
+        push.connection = carrier;
+        push.sides.requestEnded(); // a pushed stream writes no request
+        return push;
+    }
+
+    /** The request's last frame is written. */
+    void requestWritten() {
+        recorder.requestWritten();
+        recorder.activity();
+        // The socket's byte counts include the request only once its write has returned.
+        sides.requestEnded();
+    }
+
+    void headers(MetaData metaData, boolean endStream) {
+        if (sides.finished()) {
+            return;
+        }
+        if (metaData instanceof MetaData.Response response && (response.getStatus() >= 200 || response.getStatus() == 101)) {
+            recorder.responseBegun();
+            head = new ExchangeRecorder.ResponseHead(response.getStatus(), response.getReason(), HttpVersion.HTTP_2,
+                    response.getHttpFields());
+            recorder.responseHeaders(response.getStatus(), HttpVersion.HTTP_2, response.getHttpFields());
+        }
+        // Interim responses (1xx) and trailers carry no content of the exchange's own.
+        if (endStream) {
+            sides.responseEnded();
+        }
+    }
+
+    void content(ByteBuffer content, boolean endStream) {
+        if (sides.finished()) {
+            return;
+        }
+        if (content.hasRemaining()) {
+            recorder.responseContent(content);
+        }
+        if (endStream) {
+            sides.responseEnded();
+        }
+    }
+
+    /** The server reset the stream with {@code error}. */
+    void reset(int error) {
+        ErrorCode code = ErrorCode.from(error);
+        String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
+        // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
+        if (sides.responseWhole() || code == ErrorCode.NO_ERROR && EarlyResponse.whole(head, recorder.bodySize())) {
+            // The response is whole: the reset only ended the request side.
+            sides.requestEnded();
+            sides.responseEnded();
+        } else {
+            fail(new IOException(name));
+        }
+    }
+
+    /** Ends the exchange now with {@code failure} (response timeout, the stop button) and cancels the stream. */
+    @Override
+    public void abort(Throwable failure) {
+        Http2FrameConnection carrier = connection;
+        if (carrier != null && !sides.finished()) {
+            carrier.cancel(this);
+        }
+        fail(failure);
+    }
+
+    @Override
+    public void fail(Throwable failure) {
+        if (sides.end()) {
+            recorder.completed(head, failure);
+            ended();
+        }
+    }
+
+    /** Both sides ended: the exchange succeeds. */
+    private void bothEnded(long responseEndNanos) {
+        // The stream's slot first, so that the user's next request finds it free.
+        ended();
+        recorder.completed(head, null, responseEndNanos);
+    }
+
+    private void ended() {
+        Http2FrameConnection carrier = connection;
+        if (carrier != null) {
+            carrier.ended(this);
+        }
+    }
+}

@@ -1,0 +1,392 @@
+package io.h2bench.client.h2;
+
+import io.h2bench.client.connect.EarlyRequestHttp2;
+import io.h2bench.client.connect.PresetHttp2Connection;
+import io.h2bench.client.direct.CallerReadConnection;
+import io.h2bench.client.profile.BrowserPreset;
+import io.h2bench.client.wire.WireConnection;
+import io.h2bench.client.wire.WireRegistry;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.RetryableStreamException;
+import org.eclipse.jetty.http2.frames.DataFrame;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.http2.frames.PingFrame;
+import org.eclipse.jetty.http2.frames.PrefaceFrame;
+import org.eclipse.jetty.http2.frames.PushPromiseFrame;
+import org.eclipse.jetty.http2.frames.ResetFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
+import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
+import org.eclipse.jetty.http2.parser.Parser;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.util.BufferUtil;
+
+/**
+ * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
+ * driven with Jetty's frame codec ({@link Parser}; {@link Http2FrameWriter}) on the end point Jetty's
+ * {@code ClientConnector} opened: no {@code HTTP2Session}, whose stream and flusher machinery cost the
+ * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does ({@link PresetHttp2Connection}),
+ * carries one stream until the server's SETTINGS say how many (as {@link EarlyRequestHttp2}), keeps
+ * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
+ * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: the thread waiting for the
+ * one stream in flight reads the frames until its stream ends; a page's resources and pushes stay
+ * with Jetty's selector, and the next sender reads what came while the connection idled.
+ */
+public final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
+
+    /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
+    interface Owner {
+        void opened(Http2FrameConnection connection);
+
+        /** No new stream goes here (GOAWAY, refused stream, closed); {@code unsent} never left and may go elsewhere. */
+        void retired(Http2FrameConnection connection, List<Http2Exchange> unsent);
+    }
+
+    private final Owner owner;
+    private final WireConnection wire;
+    private final BrowserPreset.Http2 preset;
+    private final Parser parser;
+    private final Http2FrameWriter writer;
+    private final ReceiveWindows windows;
+    /** Under this connection's lock. */
+    private final Http2Streams streams = new Http2Streams();
+
+    Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
+                         BrowserPreset.Http2 preset, Owner owner) {
+        super(endPoint, executor, pool, registry);
+        this.owner = owner;
+        this.wire = wire;
+        this.preset = preset;
+        this.windows = new ReceiveWindows(preset);
+        this.writer = new Http2FrameWriter(this, endPoint, pool, preset, this::unencodable);
+        this.parser = PresetFrameParser.create(pool, preset, this);
+    }
+
+    @Override
+    public void onOpen() {
+        super.onOpen();
+        synchronized (this) {
+            // The preface, the preset's SETTINGS in its order and its connection window, in one write.
+            writer.queue(new PrefaceFrame());
+            writer.queue(new SettingsFrame(preset.settings(), false));
+            int windowDelta = preset.connectionWindow() - BrowserPreset.Http2.DEFAULT_WINDOW;
+            if (windowDelta > 0) {
+                writer.queue(new WindowUpdateFrame(0, windowDelta));
+                windows.connectionWindowSent(windowDelta);
+            }
+        }
+        fillInterested();
+        // The owner sends the requests that waited for this connection, so their HEADERS leave in the
+        // preface's write, as browsers and curl send them. Written apart, nginx takes the preface alone,
+        // then puts the response's HEADERS into the 16 kB TLS record of its first DATA: the first byte
+        // arrived a round trip late (PhasesBesideCurlTest).
+        owner.opened(this);
+        if (getEndPoint().isOpen()) {
+            writer.iterate(); // the preface alone, when no request waited
+        }
+    }
+
+    /**
+     * Sends {@code exchange} on a new stream, or keeps it waiting for one; false when the connection
+     * takes no new stream. On an idle connection the sender first reads what came meanwhile (a
+     * GOAWAY sends the request elsewhere), then the thread waiting for it may read its response.
+     */
+    boolean send(Http2Exchange exchange) {
+        boolean idle;
+        synchronized (this) {
+            if (streams.retired()) {
+                return false;
+            }
+            idle = takeIdle();
+        }
+        if (idle && !readWhatCame()) {
+            handBack();
+            return false;
+        }
+        boolean sent;
+        boolean watch = false;
+        synchronized (this) {
+            sent = !streams.retired();
+            if (sent) {
+                streams.enqueue(exchange);
+                streams.openWaiting(this::open);
+                watch = chooseReader(exchange);
+            }
+        }
+        if (!sent) {
+            handBack();
+            return false;
+        }
+        if (watch) {
+            fillInterested();
+        }
+        writer.iterate();
+        return true;
+    }
+
+    /** Queues the HEADERS of a stream the server's limit lets open (under the lock). */
+    private void open(Http2Exchange next) {
+        writer.queue(next);
+        next.opened(this, wire);
+    }
+
+    /** The exchange ended: its stream's slot goes to the next waiting request. */
+    void ended(Http2Exchange exchange) {
+        boolean held;
+        boolean idle;
+        synchronized (this) {
+            held = streams.ended(exchange);
+            if (held) {
+                writer.forget(exchange);
+                streams.openWaiting(this::open);
+            }
+            idle = held && streams.retired() && streams.noneOpen();
+        }
+        wakeCaller(exchange);
+        if (idle) {
+            close();
+        } else if (held) {
+            writer.iterate();
+        }
+    }
+
+    /** Resets the exchange's stream (the response timeout, the stop button). */
+    void cancel(Http2Exchange exchange) {
+        synchronized (this) {
+            if (!streams.holds(exchange)) {
+                return;
+            }
+            writer.queue(new ResetFrame(exchange.streamId, ErrorCode.CANCEL_STREAM_ERROR.code));
+        }
+        writer.iterate();
+    }
+
+    private synchronized Http2Exchange stream(int id) {
+        return streams.get(id);
+    }
+
+    @Override
+    protected boolean parse(ByteBuffer in) {
+        parser.parse(in);
+        return false; // HTTP/2 goes idle between reads, when no stream is open (busy)
+    }
+
+    @Override
+    protected void endOfInput() {
+        close();
+    }
+
+    @Override
+    protected void readFailed(Throwable failure) {
+        getEndPoint().close(failure);
+    }
+
+    @Override
+    protected boolean busy() {
+        return streams.busy();
+    }
+
+    @Override
+    public void onHeaders(HeadersFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange != null) {
+            if (frame.isEndStream()) {
+                remotelyClosed(exchange);
+            }
+            exchange.headers(frame.getMetaData(), frame.isEndStream());
+        }
+    }
+
+    @Override
+    public void onData(DataFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange != null) {
+            if (frame.isEndStream()) {
+                remotelyClosed(exchange);
+            }
+            exchange.content(frame.getByteBuffer(), false);
+        }
+        // Consumed at once (the recorder copies): the windows reopen as Jetty's buffering strategy reopens them.
+        int length = frame.flowControlLength();
+        synchronized (this) {
+            windows.consumed(writer, exchange, length);
+        }
+        writer.iterate();
+        if (exchange != null && frame.isEndStream()) {
+            exchange.content(BufferUtil.EMPTY_BUFFER, true);
+        }
+    }
+
+    private synchronized void remotelyClosed(Http2Exchange exchange) {
+        exchange.remotelyClosed = true;
+    }
+
+    @Override
+    public void onReset(ResetFrame frame) {
+        Http2Exchange exchange = stream(frame.getStreamId());
+        if (exchange == null) {
+            return;
+        }
+        remotelyClosed(exchange);
+        if (frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code && !exchange.pushed()) {
+            // RFC 9113 8.7: refused before processing. The retry and the next requests go to a new connection.
+            retire();
+        }
+        exchange.reset(frame.getError());
+    }
+
+    @Override
+    public void onSettings(SettingsFrame frame) {
+        if (frame.isReply()) {
+            return;
+        }
+        synchronized (this) {
+            writer.peerSettings(frame.getSettings(), streams.openExchanges());
+            streams.serverLimit(frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS));
+            writer.queue(new SettingsFrame(Map.of(), true));
+            streams.openWaiting(this::open);
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onPing(PingFrame frame) {
+        if (frame.isReply()) {
+            return;
+        }
+        synchronized (this) {
+            writer.queue(new PingFrame(frame.getPayload(), true));
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onWindowUpdate(WindowUpdateFrame frame) {
+        synchronized (this) {
+            Http2Exchange exchange = frame.getStreamId() == 0 ? null : streams.get(frame.getStreamId());
+            if (frame.getStreamId() != 0 && exchange == null) {
+                return;
+            }
+            writer.sendWindowUpdate(exchange, frame.getWindowDelta());
+        }
+        writer.iterate();
+    }
+
+    @Override
+    public void onPushPromise(PushPromiseFrame frame) {
+        Http2Exchange parent = stream(frame.getStreamId());
+        boolean accepted = false;
+        synchronized (this) {
+            int promised = frame.getPromisedStreamId();
+            if (parent != null && parent.request().acceptPush() && preset.acceptsPush(streams.pushesOpen())) {
+                URI uri = frame.getMetaData().getHttpURI().toURI();
+                streams.promised(promised, parent.pushed(uri, this));
+                accepted = true;
+            } else {
+                writer.queue(new ResetFrame(promised, ErrorCode.REFUSED_STREAM_ERROR.code));
+            }
+        }
+        if (!accepted) {
+            writer.iterate();
+        }
+    }
+
+    @Override
+    public void onGoAway(GoAwayFrame frame) {
+        wire.goAwayReceived(frame);
+        List<Http2Exchange> unprocessed;
+        synchronized (this) {
+            unprocessed = streams.unprocessedAbove(frame.getLastStreamId());
+        }
+        retire();
+        // RFC 9113 6.8: never processed, so sent again (UnprocessedRequests) on a new connection.
+        unprocessed.forEach(exchange -> exchange.fail(new RetryableStreamException()));
+        closeWhenIdle();
+    }
+
+    @Override
+    public void onStreamFailure(int streamId, int error, String reason) {
+        Http2Exchange exchange;
+        synchronized (this) {
+            exchange = streams.get(streamId);
+            writer.queue(new ResetFrame(streamId, error));
+        }
+        writer.iterate();
+        if (exchange != null) {
+            exchange.fail(new IOException(reason));
+        }
+    }
+
+    /** The server broke the protocol: no new stream here, and the GOAWAY saying why goes out before the close. */
+    @Override
+    public void onConnectionFailure(int error, String reason) {
+        retire();
+        synchronized (this) {
+            writer.queue(new GoAwayFrame(0, error, reason == null ? null : reason.getBytes(StandardCharsets.UTF_8)));
+            writer.closeAfterQueue(new IOException(reason));
+        }
+        writer.iterate();
+    }
+
+    /** Takes no new stream; what waited for one goes back to the owner, which sends it elsewhere. */
+    private void retire() {
+        List<Http2Exchange> unsent;
+        synchronized (this) {
+            unsent = streams.retire();
+        }
+        if (unsent != null) {
+            owner.retired(this, unsent);
+        }
+    }
+
+    private void closeWhenIdle() {
+        boolean idle;
+        synchronized (this) {
+            idle = streams.noneOpen();
+        }
+        if (idle) {
+            close();
+        }
+    }
+
+    /** A request's HEADERS could not be encoded: the HPACK table may be out of step with the server's, so the connection ends. */
+    private void unencodable(Http2Exchange exchange) {
+        getExecutor().execute(() -> {
+            exchange.fail(new IOException("the request's header block is larger than HTTP/2 lets this client send"));
+            close();
+        });
+    }
+
+    @Override
+    public boolean onIdleExpired(TimeoutException timeout) {
+        failAll(timeout);
+        return true;
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        super.onClose(cause);
+        wakeCaller(null);
+        writer.abort(cause != null ? cause : new ClosedChannelException());
+        retire();
+        failAll(cause != null ? cause : new ClosedChannelException());
+    }
+
+    private void failAll(Throwable failure) {
+        List<Http2Exchange> open;
+        synchronized (this) {
+            open = streams.allOpen();
+        }
+        open.forEach(exchange -> exchange.fail(failure));
+    }
+}
