@@ -23,7 +23,7 @@ run_cell() {
   command -v timeout >/dev/null && limit=(timeout --foreground --kill-after=10 900)
   ${limit[@]+"${limit[@]}"} java -Xmx"${JMETER_HEAP:-1g}" -jar "$root/$jmeter_jar" -n -t "$plan" \
     -l "$cell/results.jtl" -j "$cell/jmeter.log" \
-    -Jjmeter.save.saveservice.subresults=false -Jsample_variables=h2benchTls,h2benchTlsParts \
+    -Jjmeter.save.saveservice.subresults=false -Jsample_variables=h2benchTls,h2benchTlsParts,h2benchEngine \
     -Jsummariser.interval=10 "${server_ports[@]}" "$@" \
     2>&1 | grep -E '^summary =' || true
   java -cp "$root/jmeter-plugin/target/h2bench-jmeter-plugin.jar" io.h2bench.report.ComparisonReport \
