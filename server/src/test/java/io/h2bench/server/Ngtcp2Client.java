@@ -25,6 +25,8 @@ public final class Ngtcp2Client {
     private static final Pattern LOG_TIME = Pattern.compile("^I(\\d{8}) ");
     private static final Pattern RETRY = Pattern.compile(" pkt rx .* type=Retry ");
     private static final Pattern STREAM_RESET = Pattern.compile(" frm rx .*RESET_STREAM");
+    /** A received STREAM frame with the FIN and no bytes, on a request stream (client-initiated, bidirectional). */
+    private static final Pattern FIN_ONLY = Pattern.compile(" frm rx \\d+ 1RTT STREAM\\(0x[0-9a-f]+\\) id=0x([0-9a-f]+) fin=1 offset=\\d+ len=0 ");
     private static final Pattern MIN_RTT = Pattern.compile(" min_rtt=(\\d+) ");
     private static final Pattern STREAM_RX = Pattern.compile("^I(\\d{8}) .* frm rx \\d+ 1RTT STREAM\\(0x[0-9a-f]+\\) id=0x([0-9a-f]+) .*len=(\\d+) ");
 
@@ -84,6 +86,12 @@ public final class Ngtcp2Client {
     /** Whether the server answered the client's first Initial with a Retry (address validation, one more round trip). */
     public boolean receivedRetry() {
         return RETRY.matcher(log).find();
+    }
+
+    /** Request streams whose FIN came in a frame of its own, with no bytes. */
+    public long finOnlyFramesReceived() {
+        return log.lines().map(FIN_ONLY::matcher).filter(Matcher::find)
+                .filter(found -> Long.parseLong(found.group(1), 16) % 4 == 0).count();
     }
 
     /** RESET_STREAM frames the client received: a server that ends a complete response with one tells a browser it failed. */

@@ -60,6 +60,8 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
     private volatile long idleTimeoutMillis;
     /** Jetty completed the exchange (succeeded or failed): a stream closing now fails nothing. */
     private volatile boolean finished;
+    /** Where the response's FIN goes; touched on the event loop only. */
+    private FinWithLastBytes fin;
 
     RequestStream(Http3Connector connector, QuicConnectionMetaData connection) {
         this.connector = connector;
@@ -70,6 +72,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        fin = FinWithLastBytes.addTo((QuicStreamChannel) ctx.channel());
     }
 
     // Netty's side, on the event loop
@@ -213,11 +216,12 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
         boolean head = HttpMethod.HEAD.is(request.getMethod());
         boolean hasContent = content != null && content.hasRemaining() && !head;
         DefaultHttp3HeadersFrame headers = null;
+        long declared = -1;
         if (response != null) {
             if (HttpStatus.isInterim(response.getStatus())) {
                 headers = new DefaultHttp3HeadersFrame();
                 Http3Fields.response(response, -1, headers.headers());
-                write(headers, null, null, false, callback);
+                write(headers, null, null, false, -1, 0, callback);
                 return;
             }
             this.response = response;
@@ -228,6 +232,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
             }
             headers = new DefaultHttp3HeadersFrame();
             Http3Fields.response(response, length, headers.headers());
+            declared = head ? 0 : length;
         }
         DefaultHttp3DataFrame data = null;
         if (hasContent) {
@@ -236,7 +241,8 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
             content.position(content.limit());
         }
         DefaultHttp3HeadersFrame trailers = last ? trailers() : null;
-        write(headers, data, trailers, last, callback);
+        long dataBytes = data == null ? 0 : data.content().readableBytes();
+        write(headers, data, trailers, last, declared, dataBytes, callback);
     }
 
     private DefaultHttp3HeadersFrame trailers() {
@@ -253,15 +259,32 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
         return trailers;
     }
 
-    /** Writes the frames there are, ends the stream's output when {@code last}, and completes {@code callback} when quiche took them. */
-    private void write(Object headers, Object data, Object trailers, boolean last, Callback callback) {
+    /**
+     * Writes the frames there are, ends the stream's output with the last of them when they end the
+     * response (its last write, or the body's declared length reached with no trailers to follow:
+     * {@link FinWithLastBytes}), and completes {@code callback} when quiche took them.
+     *
+     * @param declared  the response's content length when {@code headers} are among the frames, else -1
+     */
+    private void write(Object headers, Object data, Object trailers, boolean last, long declared, long dataBytes,
+                       Callback callback) {
         QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
         stream.eventLoop().execute(() -> {
+            if (fin.ended()) {
+                callback.succeeded(); // the body's last bytes carried the FIN: Jetty's empty last write adds nothing
+                return;
+            }
+            if (headers != null && (response == null || response.getTrailersSupplier() == null)) {
+                fin.expect(declared);
+            }
+            boolean complete = fin.completes(dataBytes) && trailers == null;
+            Object lastFrame = trailers != null ? trailers : data != null ? data : headers;
             ChannelFuture written = null;
             for (Object frame : new Object[]{headers, data, trailers}) {
-                if (frame != null) {
-                    written = stream.write(frame);
+                if (frame == null) {
+                    continue;
                 }
+                written = frame == lastFrame && (last || complete) ? stream.write(frame, fin.lastFrame(stream)) : stream.write(frame);
             }
             if (written == null) {
                 written = stream.newSucceededFuture();
@@ -273,7 +296,8 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
                 timeout.cancel(false);
                 if (!done.isSuccess()) {
                     callback.failed(done.cause() != null ? done.cause() : new EofException("HTTP/3 stream closed"));
-                } else if (last) {
+                } else if (last && !fin.ended()) {
+                    // nothing left to carry it: a FIN-only frame, as before
                     stream.shutdownOutput().addListener(shut -> callback.succeeded());
                 } else {
                     callback.succeeded();
