@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 38: the sampler's HTTP/3 measures what ngtcp2's own client measures, on new connections
  * behind the same 100 ms kernel link, from h2bench's h3 listener and from ngtcp2's server
- * ({@code gtlsserver}) started in the link's namespace beside it: so an h3 time in a report is the
+ * ({@code gtlsserver}) and from Caddy's (quic-go, initial window 32) started in the link's namespace beside it: so an h3 time in a report is the
  * network's and the server's, not the sampler's. gtlsclient's time is its own log's, from its first
  * packet to its CONNECTION_CLOSE after the last byte (no process start); the sampler's is the
  * sample's elapsed time, its handshake included. Skipped where the tools are missing; on CI a failure.
@@ -37,6 +37,7 @@ class SamplerBesideNgtcp2Test {
 
     private static final Path SERVER = Path.of("/usr/sbin/gtlsserver");
     private static final Path CLIENT = Path.of("/usr/bin/gtlsclient");
+    private static final Path CADDY = Path.of("/usr/bin/caddy");
     private static final Duration RTT = Duration.ofMillis(100);
     private static final int RUNS = 5;
     /** The band on a busy 2-core machine: 15 % of gtlsclient's time, or 25 ms where more (issue 38: 5 % when idle). */
@@ -49,6 +50,9 @@ class SamplerBesideNgtcp2Test {
     private static H2BenchServer server;
     private static Process ngtcp2;
     private static int ngtcp2Port;
+    /** Caddy (quic-go) beside them where Debian's caddy is installed (bin/test installs it; CI requires it). */
+    private static Process caddy;
+    private static int caddyPort;
 
     @BeforeAll
     static void start() throws Exception {
@@ -70,14 +74,41 @@ class SamplerBesideNgtcp2Test {
         ngtcp2 = new ProcessBuilder("nsenter", "--net=" + link.namespacePath(), SERVER.toString(), "--quiet",
                 "--htdocs=" + htdocs, link.serverAddress(), Integer.toString(ngtcp2Port), pem[0].toString(), pem[1].toString())
                 .redirectErrorStream(true).redirectOutput(directory.resolve("gtlsserver.log").toFile()).start();
+        startCaddy(link, htdocs, pem);
+    }
+
+    /** Caddy's h3 on the port after gtlsserver's, TCP and UDP, serving the same files with the same certificate. */
+    private static void startCaddy(KernelLink link, Path htdocs, Path[] pem) throws Exception {
+        if (!Files.isExecutable(CADDY)) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI must install Debian's caddy (bin/test): " + CADDY + " is missing");
+            }
+            return;
+        }
+        caddyPort = ngtcp2Port == 65534 ? 65533 : ngtcp2Port + 1;
+        String address = link.serverAddress();
+        // no SNI to an IP address: default_sni picks the certificate
+        Path config = directory.resolve("Caddyfile");
+        Files.writeString(config, "{\n\tadmin off\n\tauto_https off\n\tdefault_sni localhost\n\tservers {\n\t\tprotocols h1 h2 h3\n\t}\n"
+                + "\tlog {\n\t\toutput discard\n\t}\n}\nhttps://" + address + ":" + caddyPort + " {\n\tbind " + address + "\n"
+                + "\ttls " + pem[1] + " " + pem[0] + "\n\troot * " + htdocs + "\n\tfile_server\n}\n");
+        ProcessBuilder builder = new ProcessBuilder("nsenter", "--net=" + link.namespacePath(), CADDY.toString(), "run",
+                "--config", config.toString(), "--adapter", "caddyfile")
+                .redirectErrorStream(true).redirectOutput(directory.resolve("caddy.log").toFile());
+        builder.environment().put("HOME", directory.toString());
+        builder.environment().put("XDG_DATA_HOME", directory.resolve("data").toString());
+        builder.environment().put("XDG_CONFIG_HOME", directory.resolve("config").toString());
+        caddy = builder.start();
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        if (ngtcp2 != null) {
-            ngtcp2.destroy();
-            if (!ngtcp2.waitFor(10, TimeUnit.SECONDS)) {
-                ngtcp2.destroyForcibly().waitFor();
+        for (Process peer : new Process[] {ngtcp2, caddy}) {
+            if (peer != null) {
+                peer.destroy();
+                if (!peer.waitFor(10, TimeUnit.SECONDS)) {
+                    peer.destroyForcibly().waitFor();
+                }
             }
         }
         if (server != null) {
@@ -89,7 +120,8 @@ class SamplerBesideNgtcp2Test {
     void shouldTakeNgtcp2sClientsTimeWhenFetchingOverNewConnections() throws Exception {
         List<String> report = new ArrayList<>();
         List<Runnable> checks = new ArrayList<>();
-        for (String server : List.of("h2bench", "gtlsserver")) {
+        List<String> servers = caddy == null ? List.of("h2bench", "gtlsserver") : List.of("h2bench", "gtlsserver", "caddy");
+        for (String server : servers) {
             for (String object : List.of("small", "large")) {
                 URI uri = uri(server, object);
                 gtlsclientMillis(uri); // the first connection of each: JIT, and gtlsserver's start
@@ -118,7 +150,11 @@ class SamplerBesideNgtcp2Test {
     private static URI uri(String which, String object) {
         KernelLink link = server.kernelLink();
         String path = which.equals("h2bench") ? (object.equals("small") ? "/option?size=44k" : "/option?size=2m") : "/" + object;
-        int port = which.equals("h2bench") ? server.h3Port() : ngtcp2Port;
+        int port = switch (which) {
+            case "h2bench" -> server.h3Port();
+            case "caddy" -> caddyPort;
+            default -> ngtcp2Port;
+        };
         return URI.create("https://" + link.serverAddress() + ":" + port + path);
     }
 
