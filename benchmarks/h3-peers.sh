@@ -178,8 +178,7 @@ in_link() { nsenter --net="$link_net" "$@"; }
 
 # The peers serve h2bench's own certificate (the first start generated it with the link's address).
 keystore="$(server_keystore "$out")"
-openssl pkcs12 -in "$keystore" -passin pass:h2bench -nocerts -nodes 2>/dev/null | openssl pkey -out "$tmp/key.pem" &&
-  openssl pkcs12 -in "$keystore" -passin pass:h2bench -nokeys -clcerts 2>/dev/null | openssl x509 -out "$tmp/cert.pem" ||
+export_pem "$keystore" h2bench "$tmp" ||
   { echo "h3-peers.sh: could not export the certificate and key from $keystore (password h2bench)" >&2; exit 1; }
 
 # 100B.bin always: the logged handshake fetch asks for it

@@ -127,9 +127,9 @@ network="$(server_network "$out")"
 h2bench_quic="$(sed -n 's/^  QUIC: //p' "$out/server.log" | head -1)"
 echo "   $network" >&2
 
-keystore="$HOME/.h2bench/localhost.p12"
-openssl pkcs12 -in "$keystore" -passin pass:h2bench -nocerts -nodes 2>/dev/null | openssl pkey -out "$tmp/key.pem" &&
-  openssl pkcs12 -in "$keystore" -passin pass:h2bench -nokeys -clcerts 2>/dev/null | openssl x509 -out "$tmp/cert.pem" ||
+# the certificate the server's banner names (ECDSA by default since issue 42; it was RSA's path here)
+keystore="$(server_keystore "$out")"
+export_pem "$keystore" h2bench "$tmp" ||
   { echo "h3-throughput.sh: could not export the certificate and key from $keystore (password h2bench)" >&2; exit 1; }
 
 # One 2 MiB file under N names (hard links), so that each download has a file of its own on both

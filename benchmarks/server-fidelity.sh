@@ -171,12 +171,6 @@ wait_for_tcp() {
   return 1
 }
 
-# export_pem KEYSTORE PASSWORD DIR: the key and certificate as PEM files, for the peers
-export_pem() {
-  openssl pkcs12 -in "$1" -passin "pass:$2" -nocerts -nodes 2>/dev/null | openssl pkey -out "$3/key.pem" &&
-    openssl pkcs12 -in "$1" -passin "pass:$2" -nokeys -clcerts 2>/dev/null | openssl x509 -out "$3/cert.pem"
-}
-
 # copy_page BASE DIR: the page at BASE/ and every file it links, as h2bench serves them
 copy_page() {
   local file

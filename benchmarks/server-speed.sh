@@ -153,8 +153,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 # Both servers read the same copy of h2bench's certificate: another h2bench started meanwhile may
 # generate the default one again.
 cp "$keystore" "$tmp/h2bench.p12"
-openssl pkcs12 -in "$tmp/h2bench.p12" -passin pass:h2bench -nokeys -clcerts -out "$tmp/cert.pem" 2>/dev/null
-openssl pkcs12 -in "$tmp/h2bench.p12" -passin pass:h2bench -nocerts -nodes -out "$tmp/key.pem" 2>/dev/null
+export_pem "$tmp/h2bench.p12" h2bench "$tmp"
 [ -s "$tmp/cert.pem" ] && [ -s "$tmp/key.pem" ] || { echo "server-speed.sh: could not export $keystore (password h2bench)" >&2; exit 1; }
 
 declare -A h2bench_ports nginx_ports

@@ -95,6 +95,13 @@ server_keystore() {
   sed -n 's/^h2bench server: TLS.* certificate \(.*\), SHA-256 .*/\1/p' "$1/server.log" | sed 's/ (generated now)$//' | head -1
 }
 
+# export_pem KEYSTORE PASSWORD DIR: the key store's key and certificate as DIR/key.pem and DIR/cert.pem,
+# for the outside servers a benchmark starts beside h2bench with its certificate
+export_pem() {
+  openssl pkcs12 -in "$1" -passin "pass:$2" -nocerts -nodes 2>/dev/null | openssl pkey -out "$3/key.pem" &&
+    openssl pkcs12 -in "$1" -passin "pass:$2" -nokeys -clcerts 2>/dev/null | openssl x509 -out "$3/cert.pem"
+}
+
 # link_namespace PID: the ns/net path of a thread of PID in another network namespace than ours (the
 # kernel link's server side, where peers run beside the server with nsenter --net=PATH); fails if none
 link_namespace() {
