@@ -44,6 +44,12 @@ class OutsideClientsInteropTest {
     static final String JETTY_UPGRADE_WITH_BODY = "Jetty declines the h2c Upgrade of a request with a body "
             + "(HTTP2CServerConnectionFactory.upgradeConnection, content length > 0): answered over HTTP/1.1";
 
+    /**
+     * curl 7.88 keeps at most 32 KiB (its HTTP/2 buffer) of what arrives with the 101: when the upgraded
+     * response's first frames come in the same reads (it depends on timing), it gives up with exit 16.
+     */
+    static final String CURL_UPGRADE_BUFFER = "connection buffer size is too small to store data following HTTP Upgrade response header";
+
     static final String SMALL = "/option?size=100";
     static final byte[] POST_BODY = new byte[54_000];
     static final List<Ask> ASKS = List.of(
@@ -137,7 +143,8 @@ class OutsideClientsInteropTest {
 
     private static void check(Mode mode, Ask ask, Exchange exchange, List<String> failures, List<String> limits, List<String> unchecked) {
         if (exchange.failure() != null) {
-            failures.add(ask + ": " + exchange.failure());
+            boolean curlsBuffer = mode == Mode.H2C_UPGRADE && exchange.failure().contains(CURL_UPGRADE_BUFFER);
+            (curlsBuffer ? limits : failures).add(ask + ": " + exchange.failure());
             return;
         }
         if (!exchange.status().equals("200") && !exchange.status().equals("2xx")) {
