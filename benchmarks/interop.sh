@@ -13,7 +13,7 @@
 #                message naming the protocol used instead); never a hang, never a silent other protocol
 #   LIMIT        red: a limit of the server the test names (see src/site/markdown/interop.md)
 #   FAIL         red: anything else
-# Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx behind a 100 ms
+# Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx and Caddy behind a 100 ms
 # kernel link (PhasesBesideCurlTest, root only: it needs the kernel link; skipped without).
 # Then the other direction (OutsideClientsInteropTest, server module): curl, nghttp, h2load,
 # gtlsclient, Go's net/http (benchmarks/peer/fetch) and headless Chromium against h2bench's own
@@ -108,10 +108,10 @@ modes="H1,H1_TLS,H2,H2C,H2C_UPGRADE,H3"
 labels="h1,h1 TLS,h2,h2c prior,h2c Upgrade,h3"
 table "$out/cells.tsv" server "nginx,apache,caddy,h2o,nghttpd,gtlsserver" "$modes,H3_ALT_SVC,SCHEME_HTTP,SCHEME_HTTPS" \
   "$labels,h3 Alt-Svc,scheme http,scheme https" 12
-if [ -s "$cells/phases/nginx.tsv" ]; then
+if ls "$cells"/phases/*.tsv >/dev/null 2>&1; then
   cat "$cells"/phases/*.tsv >"$out/phases.tsv"
   echo
-  echo "Phases beside curl (nginx behind a 100 ms kernel link, new connections, fastest of 5; sampler/curl ms):"
+  echo "Phases beside curl (nginx and Caddy behind a 100 ms kernel link, new connections, fastest of 5; sampler/curl ms):"
   printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
   while IFS=$'\t' read -r server mode object connect latency elapsed; do
     printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
