@@ -24,7 +24,10 @@ usage: benchmarks/h3-peers.sh [options]
 
   --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
   --servers "..."     from h2bench gtlsserver caddy; default all three
-  --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB; default all five
+  --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB page; default all six. page is seed
+                      000's page (index.html and the files it links, copied from h2bench), every
+                      file requested at once on one connection: gtlsclient cannot wait for the
+                      index before it asks for the rest, so the row compares servers, not browsers
   --rounds N          downloads per server and size; default 8
   --latency D         round trip of the kernel link (the server's --latency); default 100ms
   --loss P            loss on the link, both directions (the server's --loss: random draws unless
@@ -59,7 +62,7 @@ die_usage() {
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
-servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB" rounds=8 latency=100ms
+servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
 loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
 command_line="benchmarks/h3-peers.sh"
 for arg in "$@"; do
@@ -90,10 +93,13 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 
-# bytes_of SIZE / h2bench_path_of SIZE: each object's length, and its URL path on h2bench (k = 1024)
+# bytes_of SIZE / h2bench_path_of SIZE: each object's length (the page's: all its files, known once
+# copied), and its URL path on h2bench (k = 1024)
+page_bytes=0
 bytes_of() {
   case "$1" in
     100B) echo 100 ;; 44kB) echo 45056 ;; 400kB) echo 409600 ;; 2MiB) echo 2097152 ;; 10MiB) echo 10485760 ;;
+    page) echo "$page_bytes" ;;
     *) return 1 ;;
   esac
 }
@@ -113,7 +119,7 @@ for server in "${server_list[@]}"; do
 done
 [ "$(printf '%s\n' "${server_list[@]}" | sort | uniq -d)" = "" ] || die_usage "--servers names a server twice"
 for size in "${size_list[@]}"; do
-  bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B 44kB 400kB 2MiB 10MiB)"
+  bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B 44kB 400kB 2MiB 10MiB page)"
 done
 [[ "$rounds" =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "--rounds takes a number from 1 to 9999"
 [[ "$timeout_s" =~ ^[1-9][0-9]{0,4}$ ]] || die_usage "--timeout takes a positive number of seconds"
@@ -183,8 +189,15 @@ export_pem "$keystore" h2bench "$tmp" ||
 
 # 100B.bin always: the logged handshake fetch asks for it
 for size in 100B "${size_list[@]}"; do
-  head -c "$(bytes_of "$size")" /dev/urandom >"$tmp/docs/$size.bin"
+  [ "$size" = page ] || head -c "$(bytes_of "$size")" /dev/urandom >"$tmp/docs/$size.bin"
 done
+case " $sizes " in *" page "*)
+  mkdir "$tmp/docs/page"
+  copy_page "http://$host:$(server_port h1_port)" "$tmp/docs/page" ||
+    { echo "h3-peers.sh: could not copy seed 000's page from h2bench's h1 listener" >&2; exit 1; }
+  page_bytes="$(find "$tmp/docs/page" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
+  echo "   page: $(find "$tmp/docs/page" -type f | wc -l) files, $page_bytes bytes" >&2
+esac
 
 # Two ports free for both UDP and TCP (Caddy listens on both) at the link's server address.
 read -r gtls_port caddy_port < <(in_link python3 - "$host" <<'PY'
@@ -235,13 +248,19 @@ case " $servers " in *" caddy "*)
   wait_for_udp "$caddy_port" "$caddy_pid" caddy "$out/caddy.log" || exit 1
 esac
 
-# url_of SERVER SIZE / port_of_server SERVER
+# urls_of SERVER SIZE / port_of_server SERVER
 port_of_server() {
   case "$1" in h2bench) echo "$h2bench_port" ;; gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;; esac
 }
-url_of() {
-  if [ "$1" = h2bench ]; then echo "https://$host:$h2bench_port$(h2bench_path_of "$2")"
-  else echo "https://$host:$(port_of_server "$1")/$2.bin"; fi
+urls_of() {
+  local base="https://$host:$(port_of_server "$1")" file
+  if [ "$2" = page ]; then
+    if [ "$1" = h2bench ]; then echo "$base/"; else echo "$base/page/index.html"; fi
+    for file in $(page_files "$tmp/docs/page/index.html"); do
+      if [ "$1" = h2bench ]; then echo "$base/$file"; else echo "$base/page/$file"; fi
+    done
+  elif [ "$1" = h2bench ]; then echo "$base$(h2bench_path_of "$2")"
+  else echo "$base/$2.bin"; fi
 }
 
 # udp_receive_buffer_errors: datagrams the kernel dropped for a full socket receive buffer, in the
@@ -258,8 +277,8 @@ udp_receive_buffer_errors() {
 # whole object arrived). gtlsclient exits 0 on a handshake timeout too, so the downloaded file's
 # length is what says it worked.
 fetch() {
-  local server="$1" size="$2" url quiet=(-q) log=/dev/null t0 t1 status=0 got drops0
-  url="$(url_of "$server" "$size")"
+  local server="$1" size="$2" urls quiet=(-q) log=/dev/null t0 t1 status=0 got drops0
+  mapfile -t urls < <(urls_of "$server" "$size")
   if [ "${3:-}" = verbose ]; then quiet=(); log="$4"; fi
   rm -rf "$tmp/download"
   mkdir "$tmp/download"
@@ -267,7 +286,7 @@ fetch() {
   t0="$EPOCHREALTIME"
   [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
   timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
-    ${qlog:+--qlog-dir="$qlog/client-of-$server"} --download="$tmp/download" "$host" "$(port_of_server "$server")" "$url" >"$log" 2>&1 &
+    ${qlog:+--qlog-dir="$qlog/client-of-$server"} --download="$tmp/download" "$host" "$(port_of_server "$server")" "${urls[@]}" >"$log" 2>&1 &
   client_pid=$!
   wait "$client_pid" || status=$?
   t1="$EPOCHREALTIME"
@@ -298,7 +317,7 @@ echo "server,retry,handshake_done_ms,response_headers_ms,wall_ms" >"$out/handsha
 for server in "${server_list[@]}"; do
   for size in "${size_list[@]}"; do
     fetch "$server" "$size"
-    [ -z "$fetch_error" ] || { echo "h3-peers.sh: $server did not serve $size ($(url_of "$server" "$size")): $fetch_error" >&2; exit 1; }
+    [ -z "$fetch_error" ] || { echo "h3-peers.sh: $server did not serve $size ($(urls_of "$server" "$size" | head -1)): $fetch_error" >&2; exit 1; }
   done
   fetch "$server" 100B verbose "$out/gtlsclient-100B-$server.log"
   [ -z "$fetch_error" ] || { echo "h3-peers.sh: $server did not serve 100 B with gtlsclient's log on: $fetch_error" >&2; exit 1; }

@@ -13,6 +13,9 @@
 # the same latency, rate, queue and loss, so the three protocols meet the same network; it needs root
 # (or a user namespace) and the sweep stops when it cannot start. auto falls back to the byte proxy,
 # which relays TCP only: the cells then have no h3 (-Jh3=false) and sweep.md says why.
+# SERVER_ARGS: more options for every cell's server, e.g. "--congestion-control reno
+# --h3-congestion-control reno" to compare TCP and QUIC under one congestion control (quiche's cubic
+# undoes its window cuts after sparse losses, Linux's does not: the benchmarks page, issue 38).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -26,6 +29,7 @@ case "${4:-seed}" in
   *) echo "network-sweep.sh: PAGE must be seed or average, was '$4'" >&2; exit 2 ;;
 esac
 engine="${ENGINE:-kernel}"
+read -r -a server_args <<<"${SERVER_ARGS:-}"
 case "$engine" in kernel|auto|proxy) ;; *) echo "network-sweep.sh: ENGINE must be kernel, auto or proxy, was '$engine'" >&2; exit 2 ;; esac
 run="target/h2bench-network-sweep-run"
 out="target/h2bench-network-sweep"
@@ -41,7 +45,7 @@ for latency in $latencies; do
     cell="$run/${latency}-${loss%\%}"
     mkdir -p "$cell"
     echo "== latency $latency, loss $loss ($(date -u +%H:%M:%S))"
-    start_server "$cell" --latency="$latency" --loss="$loss" --engine="$engine" || exit 1
+    start_server "$cell" --latency="$latency" --loss="$loss" --engine="$engine" ${server_args[@]+"${server_args[@]}"} || exit 1
     echo "   $(server_network "$cell")"
     [ -z "$server_no_h3" ] || echo "   no h3: $server_no_h3 (the plan skips its h3 samplers: -Jh3=false)"
     echo "$latency $loss: $(server_network "$cell")${server_no_h3:+; no h3: $server_no_h3}" >>"$out/network.txt"

@@ -102,6 +102,21 @@ export_pem() {
     openssl pkcs12 -in "$1" -passin "pass:$2" -nokeys -clcerts 2>/dev/null | openssl x509 -out "$3/cert.pem"
 }
 
+# copy_page BASE DIR: seed 000's page at BASE/ and every file its index links, as h2bench serves them,
+# into DIR (index.html and the files under their own names), for peers that serve the same page
+copy_page() {
+  local file
+  curl -sf -o "$2/index.html" "$1/" || return 1
+  for file in $(page_files "$2/index.html"); do
+    curl -sf -o "$2/$file" "$1/$file" || return 1
+  done
+}
+
+# page_files INDEX: the files a copied index.html links (relative names only), one per line
+page_files() {
+  grep -o -E '(href|src)="[^"/:]+"' "$1" | sed -E 's/^[a-z]+="(.*)"$/\1/' | sort -u
+}
+
 # link_namespace PID: the ns/net path of a thread of PID in another network namespace than ours (the
 # kernel link's server side, where peers run beside the server with nsenter --net=PATH); fails if none
 link_namespace() {
