@@ -25,16 +25,6 @@ class ApacheInteropTest extends InteropMatrix {
         return "apache";
     }
 
-    /**
-     * mod_http2 ends an upgraded connection after its first response (GOAWAY; curl's second request
-     * fails alike), and the sampler's retry of the next request on a new connection then fails too in
-     * about one matrix run of five: open on the interop page, not yet diagnosed in the sampler.
-     */
-    @Override
-    String knownLimit(InteropMode mode) {
-        return mode == InteropMode.H2C_UPGRADE ? "(RetryableStreamException) (the second try" : null;
-    }
-
     @Override
     void require() {
         OutsideServer.require(APACHE, "apache2");
