@@ -116,9 +116,9 @@ if ls "$cells"/phases/*.tsv >/dev/null 2>&1; then
   echo
   echo "Phases beside curl over TCP and gtlsclient over HTTP/3 (servers behind a 100 ms kernel link, new connections,"
   echo "fastest of 5; sampler/curl or sampler/gtlsclient, ms):"
-  printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
+  printf '%-10s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
   while IFS=$'\t' read -r server mode object connect latency elapsed; do
-    printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
+    printf '%-10s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
   done <"$out/phases.tsv"
 fi
 if cat "$client_cells"/*.tsv >"$out/clients.tsv" 2>/dev/null && [ -s "$out/clients.tsv" ]; then
