@@ -147,9 +147,9 @@ class ApacheH2cUpgradeTest {
                     for (ExchangeResult result : user.get(60, TimeUnit.SECONDS)) {
                         byte[] expected = result.uri().equals(first) ? small : object;
                         if (result.failed() || !result.httpVersion().startsWith("HTTP/2") || !Arrays.equals(result.body(), expected)) {
-                            failures.add("round " + round + " " + result.uri().getPath() + " by " + result.engine() + " on connection " + result.connectionId()
-                                    + ": " + result.httpVersion() + " " + result.status() + " " + result.failureMessage()
-                                    + " (retried: " + result.retried() + ")");
+                            failures.add("round " + round + " " + result.uri().getPath() + " by " + result.engine()
+                                    + " on connection " + result.connectionId() + ": " + result.httpVersion() + " "
+                                    + result.status() + " " + result.failureMessage() + " (retried: " + result.retried() + ")");
                         }
                     }
                 }
