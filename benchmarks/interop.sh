@@ -13,8 +13,10 @@
 #                message naming the protocol used instead); never a hang, never a silent other protocol
 #   LIMIT        red: a limit of the server the test names (see src/site/markdown/interop.md)
 #   FAIL         red: anything else
-# Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx and Caddy behind a 100 ms
-# kernel link (PhasesBesideCurlTest, root only: it needs the kernel link; skipped without).
+# Then the sampler's Connect, Latency and elapsed beside curl's phases from nginx, Caddy, Apache httpd and
+# h2o behind a 100 ms kernel link (PhasesBesideCurlTest), and over HTTP/3 beside gtlsclient's from
+# gtlsserver, Caddy and h2bench's own h3 listener (SamplerBesideNgtcp2Test); root only: they need the
+# kernel link, and are skipped without.
 # Then the other direction (OutsideClientsInteropTest, server module): curl, nghttp, h2load,
 # gtlsclient, Go's net/http (benchmarks/peer/fetch) and headless Chromium against h2bench's own
 # listeners, one row per client, one column per mode (the same labels): GETs of 100 B, 44 kB and
@@ -35,13 +37,13 @@ maven_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) maven_args+=("$1"); shift ;;
   esac
 done
 command -v python3 >/dev/null || { echo "interop.sh: needs python3 for the table (apt-get install python3)" >&2; exit 1; }
 
-classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest,PhasesBesideCurlTest,OutsideClientsInteropTest"
+classes="NginxInteropTest,ApacheInteropTest,CaddyInteropTest,H2oInteropTest,NghttpdInteropTest,Ngtcp2InteropTest,PhasesBesideCurlTest,SamplerBesideNgtcp2Test,OutsideClientsInteropTest"
 cells="jmeter-plugin/target/interop"
 client_cells="server/target/interop/clients"
 rm -rf "$cells" "$client_cells"
@@ -109,12 +111,14 @@ labels="h1,h1 TLS,h2,h2c prior,h2c Upgrade,h3"
 table "$out/cells.tsv" server "nginx,apache,caddy,h2o,nghttpd,gtlsserver" "$modes,H3_ALT_SVC,SCHEME_HTTP,SCHEME_HTTPS" \
   "$labels,h3 Alt-Svc,scheme http,scheme https" 12
 if ls "$cells"/phases/*.tsv >/dev/null 2>&1; then
-  cat "$cells"/phases/*.tsv >"$out/phases.tsv"
+  # the TCP modes' rows (beside curl) first, then HTTP/3's (beside gtlsclient)
+  cat "$cells"/phases/servers.tsv "$cells"/phases/h3.tsv >"$out/phases.tsv" 2>/dev/null || true
   echo
-  echo "Phases beside curl (nginx and Caddy behind a 100 ms kernel link, new connections, fastest of 5; sampler/curl ms):"
-  printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
+  echo "Phases beside curl over TCP and gtlsclient over HTTP/3 (servers behind a 100 ms kernel link, new connections,"
+  echo "fastest of 5; sampler/curl or sampler/gtlsclient, ms):"
+  printf '%-10s %-8s %-10s %-10s %-10s %-10s\n' server mode object connect latency elapsed
   while IFS=$'\t' read -r server mode object connect latency elapsed; do
-    printf '%-8s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
+    printf '%-10s %-8s %-10s %-10s %-10s %-10s\n' "$server" "$mode" "$object" "$connect" "$latency" "$elapsed"
   done <"$out/phases.tsv"
 fi
 if cat "$client_cells"/*.tsv >"$out/clients.tsv" 2>/dev/null && [ -s "$out/clients.tsv" ]; then

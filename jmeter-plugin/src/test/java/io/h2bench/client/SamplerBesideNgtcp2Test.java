@@ -137,6 +137,8 @@ class SamplerBesideNgtcp2Test {
     @Test
     void shouldTakeNgtcp2sClientsTimeWhenFetchingOverNewConnections() throws Exception {
         List<String> report = new ArrayList<>();
+        // the fastest of each, sampler/gtlsclient in ms, as PhasesBesideCurlTest's rows for benchmarks/interop.sh
+        List<String> rows = new ArrayList<>();
         List<Runnable> checks = new ArrayList<>();
         List<String> servers = caddy == null ? List.of("h2bench", "gtlsserver") : List.of("h2bench", "gtlsserver", "caddy");
         for (String server : servers) {
@@ -156,6 +158,8 @@ class SamplerBesideNgtcp2Test {
                 Phases theirs = Phases.fastest(reference);
                 report.add(String.format("%s %s: sampler %s, gtlsclient %s; fastest %s / %s", server, object, sampler, reference,
                         ours, theirs));
+                rows.add(String.join("\t", server, "H3", object.equals("small") ? "44 KiB" : "2 MiB", ours.connect() + "/" + theirs.connect(),
+                        ours.latency() + "/" + theirs.latency(), ours.elapsed() + "/" + theirs.elapsed()));
                 for (ToLongFunction<Phases> phase : List.<ToLongFunction<Phases>>of(Phases::connect, Phases::latency, Phases::elapsed)) {
                     long expected = phase.applyAsLong(theirs);
                     long band = Math.max(FLOOR_MS, Math.round(expected * BAND));
@@ -165,6 +169,7 @@ class SamplerBesideNgtcp2Test {
             }
         }
         report.forEach(System.out::println);
+        Files.write(Files.createDirectories(Path.of("target", "interop", "phases")).resolve("h3.tsv"), rows);
         checks.forEach(Runnable::run);
     }
 

@@ -2,18 +2,29 @@ package io.h2bench.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.h2bench.client.UserConnections;
+import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.profile.BrowserPreset;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.codec.digest.DigestUtils;
@@ -32,6 +43,9 @@ class ApacheH2cUpgradeTest {
 
     private static final Path APACHE = Path.of("/usr/sbin/apache2");
     private static final Path MODULES = Path.of("/usr/lib/apache2/modules");
+    /** Users at once, each upgrading then fetching, and rounds of them: the hand run that failed had 10. */
+    private static final int USERS = 10;
+    private static final int ROUNDS = 3;
     /** mod_http2's debug line for an upgrade: the HTTP2-Settings value it decoded (AH03070). */
     private static final Pattern UPGRADE_SETTINGS = Pattern.compile("upgrading h2c session with HTTP2-Settings: (\\S*) ->");
 
@@ -40,6 +54,7 @@ class ApacheH2cUpgradeTest {
     private OutsideServer apache;
     private Http2Sampler sampler;
     private byte[] object;
+    private byte[] small;
 
     @BeforeEach
     void files() throws Exception {
@@ -54,6 +69,8 @@ class ApacheH2cUpgradeTest {
         object = new byte[44 * 1024];
         new Random(39).nextBytes(object);
         Files.write(htdocs.resolve("object.bin"), object);
+        small = Arrays.copyOf(object, 100);
+        Files.write(htdocs.resolve("small.bin"), small);
     }
 
     @AfterEach
@@ -106,6 +123,53 @@ class ApacheH2cUpgradeTest {
         assertThat(result.getResponseHeaders()).startsWith("HTTP/1.1 200");
         assertThat(result.getResponseMessage()).isEqualTo("OK (h2c Upgrade declined by the server: HTTP/1.1 was used)");
         assertThat(DigestUtils.sha256Hex(result.getResponseData())).isEqualTo(DigestUtils.sha256Hex(object));
+    }
+
+    /**
+     * mod_http2 ends an upgraded connection after its one response (GOAWAY, last stream 1), so each
+     * user's second request, sent on it, was never processed and goes once more on a new connection.
+     * That second try must be answered over HTTP/2 too.
+     */
+    @Test
+    void shouldAnswerEachUsersNextRequestWhenApacheEndsTheUpgradedConnection() throws Exception {
+        apache = start("h2c http/1.1");
+        URI first = URI.create("http://127.0.0.1:" + apache.port() + "/small.bin");
+        URI second = URI.create("http://127.0.0.1:" + apache.port() + "/object.bin");
+        List<String> failures = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(USERS);
+        try {
+            for (int round = 0; round < ROUNDS; round++) {
+                List<Future<List<ExchangeResult>>> users = new ArrayList<>();
+                for (int user = 0; user < USERS; user++) {
+                    users.add(threads.submit(() -> upgradeThenFetch(first, second)));
+                }
+                for (Future<List<ExchangeResult>> user : users) {
+                    for (ExchangeResult result : user.get(60, TimeUnit.SECONDS)) {
+                        byte[] expected = result.uri().equals(first) ? small : object;
+                        if (result.failed() || !result.httpVersion().startsWith("HTTP/2") || !Arrays.equals(result.body(), expected)) {
+                            failures.add("round " + round + " " + result.uri().getPath() + " by " + result.engine()
+                                    + " on connection " + result.connectionId() + ": " + result.httpVersion() + " "
+                                    + result.status() + " " + result.failureMessage() + " (retried: " + result.retried() + ")");
+                        }
+                    }
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(failures).as("of %d users' two requests", USERS * ROUNDS).isEmpty();
+    }
+
+    /** One new user, as a JMeter thread of the hand run: the first request is upgraded, the second rides on h2c. */
+    private static List<ExchangeResult> upgradeThenFetch(URI first, URI second) throws InterruptedException {
+        try (UserConnections user = UserConnections.open()) {
+            List<ExchangeResult> results = new ArrayList<>();
+            for (URI uri : List.of(first, second)) {
+                results.add(user.send(ExchangeRequest.get(uri, ProtocolMode.H2C_UPGRADE)
+                        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(20))));
+            }
+            return results;
+        }
     }
 
     private HTTPSampleResult sample(String method, String path, String body) {

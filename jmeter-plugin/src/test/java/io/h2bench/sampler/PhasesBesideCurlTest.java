@@ -31,8 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 39: the sampler's Connect, Latency and elapsed against an outside server equal curl's
- * phases from the same server in the same run. nginx and Caddy run in the namespace of a 100 ms kernel
- * link (h2bench's server only provides the link), so each phase is round trips, not CPU; every request
+ * phases from the same server in the same run. nginx, Caddy, Apache httpd and h2o run in the namespace
+ * of a 100 ms kernel link (h2bench's server only provides the link), so each phase is round trips, not CPU; every request
  * is on a new connection, the sampler's and curl's taking turns. Compared, the fastest of
  * {@value #RUNS} of each client (a busy machine only adds; and curl's 2 MiB took 0.9 to 1.8 s on the
  * wire, with no loss, where the sampler's took 0.9 to 1.0: its receive window grows as it reads):
@@ -59,7 +59,7 @@ class PhasesBesideCurlTest {
     private final Map<String, Peer> peers = new LinkedHashMap<>();
     private final List<String> rows = new ArrayList<>();
 
-    /** A server in the link's namespace and its ports: HTTP/1.1 and h2c in clear text (one port for Caddy), TLS. */
+    /** A server in the link's namespace and its ports: HTTP/1.1 and h2c in clear text (one port but for nginx's), TLS. */
     record Peer(OutsideServer process, int h1, int h2c, int tls) {
 
         int port(InteropMode mode) {
@@ -86,18 +86,24 @@ class PhasesBesideCurlTest {
     void start() throws Exception {
         OutsideServer.require(NginxConfig.NGINX, "nginx");
         OutsideServer.require(CaddyConfig.CADDY, "caddy");
+        OutsideServer.require(ApacheConfig.APACHE, "apache2");
+        OutsideServer.require(H2oConfig.H2O, "h2o");
         OutsideServer.require(CURL, "curl");
         InProcessJMeter.init();
         link = KernelLinkServer.start("R 100 ms", RTT);
         KernelLink kernel = link.kernelLink();
         host = kernel.serverAddress();
         site = InteropSite.in(TempDirs.deletedAtExit("h2bench-phases"));
-        int[] ports = OutsideServer.freePorts(5);
+        int[] ports = OutsideServer.freePorts(9);
         String inLink = "--net=" + kernel.namespacePath();
         peers.put("nginx", new Peer(startInLink(inLink, NginxConfig.command(site, host, ports[0], ports[1], ports[2]), ports[2], "nginx.out"),
                 ports[0], ports[1], ports[2]));
         peers.put("caddy", new Peer(startInLink(inLink, CaddyConfig.command(site, host, ports[3], ports[4]), ports[4], "caddy.log"),
                 ports[3], ports[3], ports[4]));
+        peers.put("apache", new Peer(startInLink(inLink, ApacheConfig.command(site, host, ports[5], ports[6]), ports[6], "apache2.out"),
+                ports[5], ports[5], ports[6]));
+        peers.put("h2o", new Peer(startInLink(inLink, H2oConfig.command(site, host, ports[7], ports[8]), ports[8], "h2o.out"),
+                ports[7], ports[7], ports[8]));
     }
 
     private OutsideServer startInLink(String inLink, List<String> command, int port, String log) throws Exception {
@@ -122,7 +128,7 @@ class PhasesBesideCurlTest {
     }
 
     static Stream<Arguments> cells() {
-        return Stream.of("nginx", "caddy").flatMap(server -> Stream.of(InteropMode.H1, InteropMode.H1_TLS, InteropMode.H2, InteropMode.H2C)
+        return Stream.of("nginx", "caddy", "apache", "h2o").flatMap(server -> Stream.of(InteropMode.H1, InteropMode.H1_TLS, InteropMode.H2, InteropMode.H2C)
                 .flatMap(mode -> Stream.of("/44kB.bin", LARGE).map(path -> Arguments.of(server, mode, path))));
     }
 

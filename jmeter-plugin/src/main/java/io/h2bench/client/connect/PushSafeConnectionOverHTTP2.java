@@ -46,14 +46,18 @@ import org.eclipse.jetty.http2.frames.ResetFrame;
  * first of them to end releases its channel, the pool closes the connection, and the close aborts the
  * others with a plain {@code ClosedChannelException} before their own failure arrives (1 of 9 streams
  * in {@code UnprocessedRetryTest}). Here the GOAWAY, as it arrives, first fails every such stream as
- * retryable, so that the close finds them failed already.
+ * retryable, so that the close finds them failed already; and so are the requests given this
+ * connection whose stream is not open yet, which Jetty's session would fail with a plain
+ * "session closed" (2 of 120 second requests after Apache httpd's h2c Upgrade, {@code ApacheH2cUpgradeTest}). Their
+ * second tries, sent at once, must not come back here: the session says it is closed only once the
+ * GOAWAY has been handled, so {@link #goneAway()} tells them sooner.
  * <p>
  * REFUSED_STREAM: the server refused a request's stream before processing it (RFC 9113 8.7), and
  * {@code UnprocessedRequests} sends it once more, on a new connection: as the RST_STREAM arrives,
  * before the stream fails, this connection leaves the pool (the retry and the user's next requests
  * open another) and shuts down gracefully, ending once the streams under way on it have.
  */
-class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
+public class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
 
     /** Channels that carry an exchange taken from the pool (requests, not pushes). */
     private final Set<HttpChannelOverHTTP2> pooled = ConcurrentHashMap.newKeySet();
@@ -78,6 +82,16 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         });
     }
 
+    /**
+     * Whether the server's GOAWAY has arrived: no new stream may go on this connection. Jetty's session
+     * says it is closed only once the GOAWAY's frame listeners have run, and this class fails the
+     * unprocessed requests from its listener, so a second try sent at once would still find the session
+     * open and go out on it, above the last stream id, to fail the same way.
+     */
+    public boolean goneAway() {
+        return goAwayLastStreamId != Integer.MAX_VALUE;
+    }
+
     @Override
     public void close() {
         // The first unprocessed stream to fail may close the connection while the others are still being failed.
@@ -91,7 +105,11 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         getSession().shutdown();
     }
 
-    /** Fails the requests on streams above the GOAWAY's last stream id as Jetty does, before anything else can. */
+    /**
+     * Fails the requests on streams above the GOAWAY's last stream id as Jetty does, before anything else
+     * can, and those whose stream is not open yet: they have written nothing, and the session takes no
+     * new stream after a GOAWAY.
+     */
     private void failUnprocessed() {
         int lastStreamId = goAwayLastStreamId;
         if (lastStreamId == Integer.MAX_VALUE) {
@@ -100,7 +118,7 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         for (HttpChannelOverHTTP2 channel : pooled) {
             Stream stream = channel.getStream();
             HttpExchange exchange = channel.getHttpExchange();
-            if (stream != null && exchange != null && stream.getId() > lastStreamId) {
+            if (exchange != null && (stream == null || stream.getId() > lastStreamId)) {
                 exchange.getRequest().abort(new RetryableStreamException());
             }
         }
@@ -108,7 +126,7 @@ class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
 
     @Override
     public SendFailure send(HttpExchange exchange) {
-        if (getSession().isClosed()) {
+        if (getSession().isClosed() || goneAway()) {
             // Out of the pool first, so that the retry (Jetty's, for a retryable failure) opens a new connection.
             getHttpDestination().remove(this);
             return new SendFailure(new ClosedChannelException(), true);

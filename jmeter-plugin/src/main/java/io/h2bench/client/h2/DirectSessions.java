@@ -1,5 +1,6 @@
 package io.h2bench.client.h2;
 
+import io.h2bench.client.connect.PushSafeConnectionOverHTTP2;
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -117,8 +118,9 @@ public final class DirectSessions {
             return;
         }
         synchronized (origin) {
-            if (origin.session == null && !session.isClosed()) {
+            if (origin.session == null && !ended(session, connection)) {
                 origin.session = session;
+                origin.connection = connection;
                 origin.wire = wire;
                 origin.streams = 0;
             }
@@ -137,18 +139,29 @@ public final class DirectSessions {
         origins.clear();
     }
 
+    /**
+     * Closed, or told to go away. A request that the server's GOAWAY left unprocessed is sent again at
+     * once, while Jetty's session still counts as open: that second try must go on a new connection
+     * (the h2c Upgrade against Apache httpd, whose upgraded connection carries one response).
+     */
+    private static boolean ended(HTTP2Session session, Connection connection) {
+        return session.isClosed() || connection instanceof PushSafeConnectionOverHTTP2 pushSafe && pushSafe.goneAway();
+    }
+
     /** One origin's session, the streams it carries for the user, and the requests waiting for one. */
     private final class Origin {
 
         private final ArrayDeque<StreamExchange> waiting = new ArrayDeque<>();
         private HTTP2Session session;
+        /** HttpClient's connection of {@link #session}. */
+        private Connection connection;
         private WireConnection wire;
         private int streams;
         private int viaClient;
 
         /** The session to send on now, or null (none, closed, or HttpClient busy on this origin). */
         private HTTP2Session usableSession() {
-            if (session != null && session.isClosed()) {
+            if (session != null && ended(session, connection)) {
                 forget(session);
             }
             return viaClient > 0 ? null : session;
@@ -167,6 +180,7 @@ public final class DirectSessions {
         private void forget(HTTP2Session ended) {
             if (session == ended) {
                 session = null;
+                connection = null;
                 wire = null;
                 streams = 0;
             }
