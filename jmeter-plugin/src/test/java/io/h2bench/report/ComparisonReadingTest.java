@@ -100,6 +100,25 @@ class ComparisonReadingTest {
     }
 
     @Test
+    void shouldSayWhatH3UnderLossOwesToTheListenersQuicWhenTheLinkDropsPackets() {
+        String lossy = "custom: rtt 100 ms, down unlimited, up unlimited, loss 1 % (seed 1); engine: kernel";
+        RunConditions site = new RunConditions(lossy, "cold", RunConditions.SITE_EXPLANATION);
+        RunConditions source = new RunConditions(lossy, "cold", "../../src/site/markdown/seed-000.md#real-tcp-against-devtools-throttling");
+        RunConditions lossless = new RunConditions(lossy.replace("loss 1 % (seed 1)", "loss 0 %"), "cold", RunConditions.SITE_EXPLANATION);
+        Comparison withH3 = Comparison.of(loads("h1 page", 900, "h2 page", 800, "h3 page", 600));
+
+        assertThat(ComparisonReading.of(withH3, site)).last().asString()
+                .startsWith("h3 under loss is partly the listener's QUIC")
+                .endsWith("(benchmarks.html#HTTP.2F3_against_independent_servers_.28issue_38.29).");
+        assertThat(ComparisonReading.of(withH3, source)).last().asString()
+                .endsWith("(../../src/site/markdown/benchmarks.md#http3-against-independent-servers-issue-38).");
+        assertThat(ComparisonReading.of(withH3, lossless)).noneMatch(line -> line.contains("under loss"));
+        assertThat(ComparisonReading.of(Comparison.of(loads("h1 page", 900, "h2 page", 800)), site))
+                .noneMatch(line -> line.contains("under loss"));
+        assertThat(new RunConditions("rtt 25 ms, loss 0.5 %", "", "").lossy()).isTrue();
+    }
+
+    @Test
     void shouldSayTheTimesAreTheMachinesWhenTheRunHadNoEmulatedNetwork() {
         RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", "why.md#tcp");
 
