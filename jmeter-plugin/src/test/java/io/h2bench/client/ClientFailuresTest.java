@@ -9,6 +9,10 @@ import io.h2bench.server.Listener;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ClientFailuresTest extends AgainstServer {
@@ -31,6 +35,27 @@ class ClientFailuresTest extends AgainstServer {
         assertThat(result.failed()).isTrue();
         assertThat(result.failureMessage()).contains("refused").contains(":" + port);
         assertThat(result.status()).isZero();
+    }
+
+    @Test
+    void shouldFailEveryWaitingRequestOnceWhenEachConnectIsRefused() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        // One connection at most: the others wait for it, and each refused connect is tried again for the next.
+        for (ProtocolMode mode : new ProtocolMode[] {ProtocolMode.HTTP_1_1, ProtocolMode.H2C}) {
+            ExchangeRequest request = ExchangeRequest.get(URI.create("http://127.0.0.1:" + port + "/"), mode)
+                    .withTimeouts(CONNECT, RESPONSE).withMaxConnectionsPerOrigin(1);
+            List<CompletableFuture<ExchangeResult>> waiting = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                waiting.add(user.sendAsync(request));
+            }
+
+            for (CompletableFuture<ExchangeResult> result : waiting) {
+                assertThat(result.get(10, TimeUnit.SECONDS).failureMessage()).as("%s", mode).contains("refused");
+            }
+        }
     }
 
     @Test

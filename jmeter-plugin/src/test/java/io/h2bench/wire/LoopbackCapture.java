@@ -22,23 +22,27 @@ import java.util.stream.Collectors;
 
 /**
  * A live tshark capture of loopback TCP traffic to a set of server ports, and of UDP to one: the
- * outside witness the sampler's byte counts are checked against. Counts TCP payload bytes per
- * server port and direction as the sequence numbers cover them, so that a resent byte adds nothing
- * (summing segments that tshark did not flag as retransmissions once counted 131 kB more than were
- * sent, in a busy CI run); keeps every UDP datagram, in the order captured, since QUIC's bytes are
- * checked datagram by datagram.
+ * outside witness the sampler's byte counts and times are checked against. Counts TCP payload bytes
+ * per server port and direction as the sequence numbers cover them, so that a resent byte adds
+ * nothing (summing segments that tshark did not flag as retransmissions once counted 131 kB more
+ * than were sent, in a busy CI run); keeps every TCP segment and every UDP datagram, in the order
+ * captured, with the kernel's time stamp, since QUIC's bytes are checked datagram by datagram and
+ * every protocol's phases packet by packet.
  */
 public final class LoopbackCapture implements AutoCloseable {
 
     private static final Path SCRATCH = TempDirs.deletedAtExit("h2bench-tshark");
+    private static final int RST = 0x04;
 
     private final Process tshark;
     private final List<Integer> ports;
     private final Map<String, Long> bytes = new ConcurrentHashMap<>();
     /** Per TCP stream and direction: the relative sequence number after the last payload byte seen. */
     private final Map<String, Long> covered = new HashMap<>();
-    private final Set<Integer> seenSourcePorts = ConcurrentHashMap.newKeySet();
+    /** Client ports whose RST tshark printed and no sync has taken yet: a probe's RST is its last packet. */
+    private final Set<Integer> resetPorts = ConcurrentHashMap.newKeySet();
     private final List<Datagram> datagrams = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Segment> segments = java.util.Collections.synchronizedList(new ArrayList<>());
     private final int udpPort;
     private final Path messages;
     private final long socketDropsAtStart = udpReceiveBufferErrors();
@@ -85,6 +89,8 @@ public final class LoopbackCapture implements AutoCloseable {
                 "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
                 "-e", "tcp.stream", "-e", "frame.time_epoch",
                 "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length", "-e", "tcp.seq",
+                // Added for the times: a SYN-ACK is told by its flags, a QUIC long header by its first byte.
+                "-e", "tcp.flags", "-e", "udp.payload",
                 // Nothing above UDP is read: QUIC's dissector (it tries every Initial's keys) only slows tshark down.
                 "--disable-protocol", "quic");
         // Its messages end with the packets it dropped, which a witness must own up to (see dropped()).
@@ -106,22 +112,28 @@ public final class LoopbackCapture implements AutoCloseable {
 
     /**
      * Returns once tshark has printed every packet sent before this call: it opens an empty TCP
-     * connection to the first port (no payload, so it counts for nothing) and waits for that
-     * connection's packets, which tshark prints in order, after everything before them. tshark's
-     * own "Capturing on" line can come before the capture is live, and its output lags the wire.
+     * connection to the first port (no payload, so it counts for nothing), resets it, and waits for
+     * that reset, which tshark prints in order, after everything before it. tshark's own "Capturing
+     * on" line can come before the capture is live, and its output lags the wire. Not any packet
+     * ever seen from the probe's port: a probe may get the port of a connection closed earlier, and
+     * a sync then returned at once, before the packets of an exchange that had just ended were
+     * printed (WireTimesTest saw a connection's start among the next exchange's packets).
      */
     public void sync() throws IOException, InterruptedException {
+        // A reset printed before this call is no sign of its probes, whatever its port.
+        resetPorts.clear();
+        Set<Integer> probes = new java.util.HashSet<>();
         for (int attempt = 0; attempt < 50; attempt++) {
             if (!tshark.isAlive()) {
                 throw new IOException("tshark stopped; exit code " + tshark.exitValue());
             }
-            int probePort;
             try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), ports.get(0))) {
-                probePort = probe.getLocalPort();
+                probes.add(probe.getLocalPort());
                 probe.setSoLinger(true, 0);
             }
             for (int wait = 0; wait < 20; wait++) {
-                if (seenSourcePorts.contains(probePort)) {
+                // Any of this call's probes: a slow tshark (its first second) prints one after the next has begun.
+                if (probes.stream().anyMatch(resetPorts::contains)) {
                     return;
                 }
                 Thread.sleep(10);
@@ -144,6 +156,14 @@ public final class LoopbackCapture implements AutoCloseable {
         sync();
         synchronized (datagrams) {
             return List.copyOf(datagrams);
+        }
+    }
+
+    /** The TCP segments to and from the server ports seen so far, once every packet sent before this call is in. */
+    public List<Segment> segmentsSoFar() throws IOException, InterruptedException {
+        sync();
+        synchronized (segments) {
+            return List.copyOf(segments);
         }
     }
 
@@ -210,7 +230,9 @@ public final class LoopbackCapture implements AutoCloseable {
             return;
         }
         int source = Integer.parseInt(fields[0]);
-        seenSourcePorts.add(source);
+        if (fields.length >= 10 && !fields[9].isEmpty() && (Integer.decode(fields[9]) & RST) != 0) {
+            resetPorts.add(source);
+        }
         if (fields[2].isEmpty() || fields.length < 9 || fields[8].isEmpty()) {
             return;
         }
@@ -218,6 +240,11 @@ public final class LoopbackCapture implements AutoCloseable {
         String key = ports.contains(destination) ? destination + ">" : ports.contains(source) ? source + "<" : null;
         if (key == null) {
             return;
+        }
+        if (fields.length >= 10 && !fields[9].isEmpty()) {
+            boolean toServer = ports.contains(destination);
+            segments.add(new Segment(micros(fields[4]), toServer ? source : destination, toServer,
+                    Integer.parseInt(fields[2]), Integer.decode(fields[9])));
         }
         // Relative sequence numbers start at 1, after the SYN: bytes below the highest end seen were counted.
         long end = Long.parseLong(fields[8]) + Long.parseLong(fields[2]);
@@ -234,11 +261,41 @@ public final class LoopbackCapture implements AutoCloseable {
         int destination = Integer.parseInt(fields[6]);
         boolean toServer = destination == udpPort;
         // udp.length counts the 8-byte UDP header; the sampler counts payloads.
-        datagrams.add(new Datagram(Math.round(Double.parseDouble(fields[4]) * 1_000_000), toServer ? source : destination,
-                toServer, Integer.parseInt(fields[7]) - 8));
+        String payload = fields.length >= 11 ? fields[10] : "";
+        datagrams.add(new Datagram(micros(fields[4]), toServer ? source : destination,
+                toServer, Integer.parseInt(fields[7]) - 8, payload.length() < 2 ? -1 : Integer.parseInt(payload.substring(0, 2), 16)));
     }
 
-    /** One UDP datagram: when it was captured (µs since the epoch), the client's port, its direction and payload bytes. */
-    public record Datagram(long micros, int clientPort, boolean toServer, int payload) {
+    private static long micros(String epochSeconds) {
+        return Math.round(Double.parseDouble(epochSeconds) * 1_000_000);
+    }
+
+    /**
+     * One UDP datagram: when it was captured (µs since the epoch), the client's port, its direction,
+     * payload bytes and the payload's first byte (QUIC's header form; -1 if none was captured).
+     */
+    public record Datagram(long micros, int clientPort, boolean toServer, int payload, int firstByte) {
+
+        /** A QUIC long header (Initial, Handshake, Retry): the handshake's; 1-RTT packets have short ones (RFC 9000 17.2). */
+        public boolean longHeader() {
+            return firstByte >= 0 && (firstByte & 0x80) != 0;
+        }
+
+        /** A Retry packet (long header, type 3): a server's address validation, before its handshake. */
+        public boolean retry() {
+            return longHeader() && (firstByte & 0x30) == 0x30;
+        }
+    }
+
+    /** One TCP segment: when it was captured (µs since the epoch), the client's port, its direction, payload bytes and flags. */
+    public record Segment(long micros, int clientPort, boolean toServer, int payload, int flags) {
+
+        public boolean syn() {
+            return (flags & 0x02) != 0;
+        }
+
+        public boolean ack() {
+            return (flags & 0x10) != 0;
+        }
     }
 }

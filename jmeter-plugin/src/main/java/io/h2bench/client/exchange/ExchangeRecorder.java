@@ -19,9 +19,20 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 
 /**
- * Listens to one exchange (or one pushed response) and turns Jetty's events into an
- * {@link ExchangeResult}: times are taken when the events fire, bytes arrive from the
- * {@link WireConnection} the exchange runs on. No polling anywhere.
+ * The one place where an exchange's (or a pushed response's) times and byte counts are taken, for
+ * every engine: Jetty's {@code HttpClient} through this listener, the sampler's own HTTP/1.1 and
+ * HTTP/2, streams on Jetty's sessions and HTTP/3 on Netty's QUIC through the same events, each
+ * taken when it fires ({@link System#nanoTime()}, no polling):
+ * <ol>
+ *   <li>the recorder is made: the sample's start;</li>
+ *   <li>{@link #attach}: the exchange is on a connection, whose {@link WireConnection} holds when it
+ *       was opened and became usable (the connect and TLS times, if the exchange opened it) and shares
+ *       its socket's bytes among the exchanges on it;</li>
+ *   <li>{@link #requestWritten}, {@link #responseBegun} (the latency), {@link #responseHeaders},
+ *       {@link #responseContent};</li>
+ *   <li>{@link #completed}: the end of the sample, its result built.</li>
+ * </ol>
+ * sampler.md's "What the numbers mean" defines the phases these events bound.
  */
 public final class ExchangeRecorder implements Response.Listener, WireShare {
 
@@ -46,6 +57,7 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
     private volatile long assignedNanos;
     private volatile long responseBeginNanos;
 
+    /** {@code registry}: where Jetty's connections are looked up ({@link #onAssigned}); null for HTTP/3. */
     public ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
         this.request = request;
         this.uri = uri;
@@ -215,7 +227,7 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
         }
     }
 
-    /** HTTP/1.1 headers travel as text; HTTP/2 HPACK sends mostly small table indexes. */
+    /** HTTP/1.1 headers travel as text; HTTP/2's HPACK and HTTP/3's QPACK send mostly small table indexes. */
     private static long headerWeight(HttpVersion version, HttpFields fields) {
         boolean text = version != null && version.getVersion() < 20;
         long weight = text ? 17 : 9;
@@ -300,12 +312,17 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
                 connect, tls, latency, endNanos - startNanos,
                 responded ? head.status() : 0,
                 responded ? head.reason() : null,
-                responded ? head.version().asString() : null,
+                responded ? versionName(head.version()) : null,
                 List.copyOf(headers), bytes, payload, wireOut.get(), wireIn.get(),
                 current == null ? 0 : current.id(), newConnection,
                 current == null ? null : current.alpn(),
                 failure == null ? null : FailureMessages.describe(failure, request, current == null ? null : current.goAway()),
                 failure, pushResults);
+    }
+
+    /** Jetty's name of the version (HTTP/2.0, as samples have always shown it), but HTTP/3 as RFC 9114 writes it. */
+    private static String versionName(HttpVersion version) {
+        return version == HttpVersion.HTTP_3 ? "HTTP/3" : version.asString();
     }
 
     private static ExchangeResult withPushes(ExchangeResult main, List<CompletableFuture<ExchangeResult>> pending) {

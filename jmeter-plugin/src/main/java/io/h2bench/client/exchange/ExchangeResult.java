@@ -6,26 +6,30 @@ import java.util.List;
 import org.eclipse.jetty.http.HttpStatus;
 
 /**
- * What one request/response exchange (or one server push) did, measured from Jetty's events and
- * the connection's socket. Every duration is a {@link System#nanoTime()} difference on one clock
- * from {@code startNanos}, so {@code latencyNanos <= elapsedNanos} always holds.
+ * What one request/response exchange (or one server push) did, measured by {@link ExchangeRecorder}
+ * from the engine's events and the connection's socket, the same for every engine. Every duration is
+ * a {@link System#nanoTime()} difference on one clock from {@code startNanos}, so
+ * {@code latencyNanos <= elapsedNanos} always holds.
  *
  * <ul>
  *   <li>{@code startNanos}/{@code startMillis}: the request was handed to the client (for a push:
  *       the PUSH_PROMISE arrived).</li>
  *   <li>{@code queuedNanos}: start until a connection was assigned (waiting for a free connection
  *       or stream, or for a new connection to be opened). Never part of {@code connectNanos}.</li>
- *   <li>{@code connectNanos}: TCP connect plus TLS handshake of the connection opened for this
- *       exchange; 0 when the exchange reused a connection or is a push.</li>
+ *   <li>{@code connectNanos}: TCP connect plus TLS handshake (over QUIC: its handshake) of the
+ *       connection opened for this exchange, from the connection's first packet (or from
+ *       {@code startNanos}, if later); 0 when the exchange reused a connection or is a push.</li>
  *   <li>{@code tlsNanos}: the TLS handshake's part of {@code connectNanos} (from the TLS connection's
  *       opening, right after the TCP connect or a proxy's CONNECT, to the handshake's end, as DevTools'
  *       "SSL" inside "Initial connection"); 0 in clear text and
  *       whenever {@code connectNanos} is. Over QUIC the handshake is one, TLS inside it: there it
  *       equals {@code connectNanos}.</li>
- *   <li>{@code latencyNanos}: start until the response began (status line or HEADERS frame).</li>
+ *   <li>{@code latencyNanos}: start until the response began (status line or HEADERS frame); 0
+ *       when none came.</li>
  *   <li>{@code elapsedNanos}: start until the last byte of the body (or the failure).</li>
- *   <li>{@code sentBytes}/{@code receivedBytes}: bytes written to / read from the TCP socket that
- *       are attributed to this exchange (see {@link WireConnection} for the rule).</li>
+ *   <li>{@code sentBytes}/{@code receivedBytes}: bytes written to / read from the socket (TCP; over
+ *       QUIC the UDP datagrams' payloads) that are attributed to this exchange (see
+ *       {@link WireConnection} for the rule).</li>
  *   <li>{@code bodyBytes}: response payload bytes as the server sent them (no HTTP/1.1 chunk framing,
  *       no HTTP/2 frame headers, not decompressed).</li>
  * </ul>

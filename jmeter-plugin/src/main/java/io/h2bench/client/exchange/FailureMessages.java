@@ -45,6 +45,11 @@ public final class FailureMessages {
         if (cause instanceof NoH2OverAlpnException) {
             return cause.getMessage();
         }
+        if (request.mode().http3() && !(cause instanceof UnknownHostException)) {
+            // Netty's QUIC and the h3 engine say what failed themselves; a TCP reading of them would mislead.
+            String what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            return "HTTP/3 " + request.method() + " " + request.uri() + " failed: " + what;
+        }
         if (cause instanceof ConnectTimeoutException timeout) {
             String message = "No connection to " + origin + " within " + timeout.millis() + " ms (connect timeout)";
             return timeout.handshakeSilent() ? message + ": the TLS handshake heard nothing from the server for that long" : message;

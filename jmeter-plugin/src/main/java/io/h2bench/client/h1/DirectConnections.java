@@ -2,6 +2,7 @@ package io.h2bench.client.h1;
 
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
+import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
@@ -45,8 +46,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         private final ConnectionProfile profile;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
         private final List<Http11Connection> all = new ArrayList<>();
-        private final ArrayDeque<Http11Exchange> waiting = new ArrayDeque<>();
-        private int connecting;
+        private final ConnectQueue<Http11Exchange> waiting = new ConnectQueue<>();
         private boolean closing;
 
         Origin(ConnectionProfile profile) {
@@ -61,11 +61,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
                 synchronized (this) {
                     connection = free.pollFirst();
                     if (connection == null) {
-                        waiting.add(exchange);
-                        if (all.size() + connecting < exchange.request().maxConnectionsPerOrigin()) {
-                            connecting++;
-                            connect = true;
-                        }
+                        connect = waiting.add(exchange, all.size(), exchange.request().maxConnectionsPerOrigin());
                     }
                 }
                 if (connection == null) {
@@ -86,9 +82,9 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         public void opened(Http11Connection connection) {
             Http11Exchange next;
             synchronized (this) {
-                connecting--;
+                waiting.connected();
                 all.add(connection);
-                next = nextWaiting();
+                next = waiting.poll();
                 if (next == null || closing) {
                     free.add(connection);
                 }
@@ -107,7 +103,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             }
             Http11Exchange next;
             synchronized (this) {
-                next = nextWaiting();
+                next = waiting.poll();
                 if (next == null) {
                     free.addFirst(connection);
                 }
@@ -125,35 +121,18 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
                 if (!all.remove(connection)) {
                     return;
                 }
-                if (!waiting.isEmpty() && !closing && all.size() + connecting < waiting.peek().request().maxConnectionsPerOrigin()) {
-                    connecting++;
-                    replace = waiting.peek();
-                }
+                replace = waiting.reconnect(all.size(), closing);
             }
             if (replace != null) {
                 connect(replace);
             }
         }
 
-        private Http11Exchange nextWaiting() {
-            Http11Exchange next = waiting.poll();
-            while (next != null && next.finished()) {
-                next = waiting.poll();
-            }
-            return next;
-        }
-
         /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
         private void connectFailed(Http11Exchange exchange, Throwable failure) {
-            Http11Exchange retry = null;
+            Http11Exchange retry;
             synchronized (this) {
-                connecting--;
-                waiting.remove(exchange);
-                Http11Exchange next = waiting.peek();
-                if (next != null && !closing) {
-                    connecting++;
-                    retry = next;
-                }
+                retry = waiting.connectFailed(exchange, closing);
             }
             exchange.fail(failure);
             if (retry != null) {

@@ -3,6 +3,7 @@ package io.h2bench.client.h2;
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
+import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
@@ -12,7 +13,6 @@ import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -63,10 +63,9 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     private final class Origin implements OriginConnections<Http2Exchange>, Http2FrameConnection.Owner {
 
         private final ConnectionProfile profile;
-        private final ArrayDeque<Http2Exchange> waiting = new ArrayDeque<>();
+        private final ConnectQueue<Http2Exchange> waiting = new ConnectQueue<>();
         private final List<Http2FrameConnection> open = new ArrayList<>();
         private Http2FrameConnection current;
-        private boolean connecting;
         private volatile boolean closing;
 
         Origin(ConnectionProfile profile) {
@@ -84,11 +83,8 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
                         // Handed back by a connection that closed with the user's: nothing else will send it.
                         connection = null;
                     } else if (connection == null) {
-                        waiting.add(exchange);
-                        if (!connecting && !closing) {
-                            connecting = true;
-                            connect = true;
-                        }
+                        // One connection per origin: the current one is gone, and no other counts.
+                        connect = waiting.add(exchange, 0, 1);
                     }
                 }
                 if (closing) {
@@ -115,13 +111,12 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         public void opened(Http2FrameConnection connection) {
             List<Http2Exchange> ready;
             synchronized (this) {
-                connecting = false;
+                waiting.connected();
                 open.add(connection);
                 if (!closing) {
                     current = connection;
                 }
-                ready = new ArrayList<>(waiting);
-                waiting.clear();
+                ready = waiting.pollAll();
             }
             if (closing) {
                 connection.close();
@@ -146,19 +141,9 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
 
         /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
         private void connectFailed(Http2Exchange exchange, Throwable failure) {
-            Http2Exchange retry = null;
+            Http2Exchange retry;
             synchronized (this) {
-                connecting = false;
-                waiting.remove(exchange);
-                Http2Exchange next = waiting.peek();
-                while (next != null && next.finished()) {
-                    waiting.poll();
-                    next = waiting.peek();
-                }
-                if (next != null && !closing) {
-                    connecting = true;
-                    retry = next;
-                }
+                retry = waiting.connectFailed(exchange, closing);
             }
             exchange.fail(failure);
             if (retry != null) {

@@ -1,5 +1,6 @@
 package io.h2bench.client.h3;
 
+import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolEngine;
@@ -54,21 +55,18 @@ public final class Http3Engine implements ProtocolEngine {
         URI uri = exchange.uri();
         int port = udpPort > 0 ? udpPort : 443;
         String key = uri.getHost() + ":" + port + "/" + profile.hashCode();
-        boolean[] opened = {false};
+        // The sample starts here, as on the TCP engines; its times and bytes are the recorder's.
+        ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, null);
         QuicConnection connection;
         try {
-            connection = connections.compute(key, (ignored, existing) -> {
-                if (existing != null && existing.usable()) {
-                    return existing;
-                }
-                opened[0] = true;
-                return QuicConnection.open(transport, resolve(uri.getHost(), port, profile), profile.sourceAddress(),
-                        uri.getHost(), profile.preset().http3(), exchange.connectTimeout().toMillis());
-            });
+            connection = connections.compute(key, (ignored, existing) -> existing != null && existing.usable() ? existing
+                    : QuicConnection.open(transport, resolve(uri.getHost(), port, profile), profile.sourceAddress(),
+                            uri.getHost(), profile.preset().http3(), exchange.connectTimeout().toMillis()));
         } catch (UnresolvedHost unresolved) {
-            return CompletableFuture.completedFuture(unresolvedResult(exchange, unresolved.getCause()).sentBy(ENGINE));
+            recorder.completed(null, unresolved.getCause());
+            return recorder.result().thenApply(done -> done.sentBy(ENGINE));
         }
-        Http3Exchange h3 = new Http3Exchange(exchange, connection, opened[0]);
+        Http3Exchange h3 = new Http3Exchange(exchange, connection, recorder);
         inFlight.add(h3);
         connection.ready().whenComplete((quic, failure) -> {
             if (failure != null) {
@@ -87,13 +85,6 @@ public final class Http3Engine implements ProtocolEngine {
         } catch (UnknownHostException | RuntimeException failure) {
             throw new UnresolvedHost(failure);
         }
-    }
-
-    private static ExchangeResult unresolvedResult(ExchangeRequest exchange, Throwable cause) {
-        long now = System.nanoTime();
-        return new ExchangeResult(exchange.method(), exchange.uri(), false, System.currentTimeMillis(), now, 0, 0, 0, 0, 0,
-                0, "", "HTTP/3", java.util.List.of(), new byte[0], 0, 0, 0, 0, false, null,
-                "Cannot resolve " + exchange.uri().getHost() + ": " + cause.getMessage(), cause, java.util.List.of());
     }
 
     /** What this engine cannot do, said before a packet leaves. */
@@ -154,8 +145,8 @@ public final class Http3Engine implements ProtocolEngine {
         long in = 0;
         long out = 0;
         for (QuicConnection connection : connections.values()) {
-            in += connection.ledger().totalIn();
-            out += connection.ledger().totalOut();
+            in += connection.wire().totalIn();
+            out += connection.wire().totalOut();
         }
         return new long[] {in, out};
     }

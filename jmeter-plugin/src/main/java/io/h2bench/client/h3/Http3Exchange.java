@@ -1,10 +1,12 @@
 package io.h2bench.client.h3;
 
+import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.HeaderField;
-import io.netty.buffer.ByteBuf;
+import io.h2bench.client.wire.WireConnection;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
@@ -14,23 +16,23 @@ import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicStreamChannel;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpVersion;
 
 /**
- * One request and its response on a request stream of a {@link QuicConnection}, timed as the TCP
- * exchanges are: latency at the response's HEADERS frame, elapsed at the stream's end (the last body
- * byte), connect time the QUIC handshake (TLS included) when this exchange opened the connection,
- * and the same time as its TLS handshake: QUIC has no TCP connect before TLS.
+ * One request and its response on a request stream of a {@link QuicConnection}, reported as the TCP
+ * exchanges report theirs, to an {@link ExchangeRecorder}, which takes the times and byte counts
+ * from these events and its connection's {@link WireConnection}: the stream opened on the connection
+ * (it may have waited for the handshake and for the server's stream limit), the request written, the
+ * final response's HEADERS frame, its DATA, the stream's end (the last body byte) or a failure.
  */
 final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
@@ -40,53 +42,43 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
     private final ExchangeRequest request;
     private final QuicConnection connection;
-    private final boolean newConnection;
-    private final long startMillis = System.currentTimeMillis();
-    private final long startNanos = System.nanoTime();
-    private final CompletableFuture<ExchangeResult> result = new CompletableFuture<>();
+    private final ExchangeRecorder recorder;
     private final AtomicBoolean ended = new AtomicBoolean();
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    private final List<HeaderField> responseHeaders = new ArrayList<>();
     private volatile QuicStreamChannel stream;
-    private volatile long connectNanos;
-    private volatile long assignedNanos;
-    private volatile long latencyNanos;
-    private volatile long lastActivityNanos = startNanos;
-    private int status;
-    private long headerBytes;
-    private long requestBytes;
+    private volatile long lastActivityNanos = System.nanoTime();
+    /** The final response's head once its HEADERS came, or null. */
+    private volatile ExchangeRecorder.ResponseHead head;
 
-    Http3Exchange(ExchangeRequest request, QuicConnection connection, boolean newConnection) {
+    Http3Exchange(ExchangeRequest request, QuicConnection connection, ExchangeRecorder recorder) {
         this.request = request;
         this.connection = connection;
-        this.newConnection = newConnection;
+        this.recorder = recorder;
     }
 
     CompletableFuture<ExchangeResult> result() {
-        return result;
+        return recorder.result();
     }
 
-    /** The connection is ready: takes its handshake time if this exchange opened it, and asks for a stream. */
+    /** The connection is ready: asks for a stream. */
     void connected() {
-        connectNanos = connection.claimConnectNanos(startNanos);
         connection.openStream(this);
     }
 
     /** Writes the request on its stream: HEADERS, the body as one DATA frame; the last carries the stream's FIN. */
     void streamOpened(QuicStreamChannel opened) {
         stream = opened;
-        assignedNanos = System.nanoTime() - startNanos;
-        connection.ledger().begin();
+        recorder.attach(connection.wire(), true);
         FinWithLastFrame fin = FinWithLastFrame.addTo(opened);
         DefaultHttp3HeadersFrame headers = new DefaultHttp3HeadersFrame();
         fillRequestHeaders(headers.headers());
-        requestBytes = weight(headers.headers()) + request.body().length;
+        ChannelFuture written;
         if (request.body().length > 0) {
             opened.write(headers);
-            fin.writeLast(opened, new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())));
+            written = fin.writeLast(opened, new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(request.body())));
         } else {
-            fin.writeLast(opened, headers);
+            written = fin.writeLast(opened, headers);
         }
+        written.addListener(done -> recorder.requestWritten());
         watchResponseTimeout();
     }
 
@@ -115,37 +107,35 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
     @Override
     protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
         lastActivityNanos = System.nanoTime();
-        Http3Headers headers = frame.headers();
-        headerBytes += weight(headers);
-        if (status != 0 && status >= 200) {
-            return; // trailers: counted, not shown (as the TCP engines do)
+        CharSequence code = frame.headers().status();
+        int status = code == null ? 0 : Integer.parseInt(code.toString());
+        if (head != null || status < 200) {
+            return; // trailers, or an interim response: counted on the wire, not shown (as the TCP engines do)
         }
-        CharSequence code = headers.status();
-        status = code == null ? 0 : Integer.parseInt(code.toString());
-        if (status >= 200) {
-            latencyNanos = lastActivityNanos - startNanos;
-            responseHeaders.clear();
-            for (Map.Entry<CharSequence, CharSequence> header : headers) {
-                if (header.getKey().charAt(0) != ':') {
-                    responseHeaders.add(new HeaderField(header.getKey().toString(), header.getValue().toString()));
-                }
+        recorder.responseBegun();
+        HttpFields.Mutable fields = HttpFields.build();
+        for (Map.Entry<CharSequence, CharSequence> header : frame.headers()) {
+            if (header.getKey().charAt(0) != ':') {
+                fields.add(header.getKey().toString(), header.getValue().toString());
             }
         }
+        head = new ExchangeRecorder.ResponseHead(status, "", HttpVersion.HTTP_3, fields);
+        recorder.responseHeaders(status, HttpVersion.HTTP_3, fields);
     }
 
     @Override
     protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
         lastActivityNanos = System.nanoTime();
-        ByteBuf content = frame.content();
-        byte[] chunk = new byte[content.readableBytes()];
-        content.readBytes(chunk);
-        body.write(chunk, 0, chunk.length);
-        frame.release();
+        try {
+            recorder.responseContent(frame.content().nioBuffer());
+        } finally {
+            frame.release();
+        }
     }
 
     @Override
     protected void channelInputClosed(ChannelHandlerContext ctx) {
-        if (status == 0) {
+        if (head == null) {
             fail(new IOException("the server ended the stream without a response"));
         } else {
             end(null);
@@ -185,23 +175,8 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         if (!ended.compareAndSet(false, true)) {
             return false;
         }
-        long elapsed = System.nanoTime() - startNanos;
-        long[] bytes = stream == null ? new long[] {0, 0} : connection.ledger().end(headerBytes + body.size(), requestBytes);
-        String message = failure == null ? null : describe(failure);
-        // Waiting for a stream the server's limit allows; the handshake is the connect time, not queueing.
-        long queued = stream == null ? 0 : Math.max(0, assignedNanos - connectNanos);
-        // QUIC's handshake is one, TLS inside it: all of the connect time is the TLS handshake's (sampler.md).
-        result.complete(new ExchangeResult(request.method(), request.uri(), false, startMillis, startNanos, queued,
-                connectNanos, connectNanos, latencyNanos == 0 ? elapsed : latencyNanos, elapsed, status, "", "HTTP/3",
-                List.copyOf(responseHeaders), body.toByteArray(), body.size(), bytes[1], bytes[0], connection.id(),
-                newConnection, "h3", message, failure, List.of()));
+        recorder.completed(head, failure);
         return true;
-    }
-
-    private String describe(Throwable failure) {
-        String what = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        URI uri = request.uri();
-        return "HTTP/3 " + request.method() + " " + uri + " failed: " + what;
     }
 
     /** Fails the exchange after the plan's response timeout of silence, as the TCP engines do. */
@@ -225,14 +200,5 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
                 }
             }
         }, millis, TimeUnit.MILLISECONDS);
-    }
-
-    /** A header block's size as text; QPACK sends less, which the connection's last exchange then carries. */
-    private static long weight(Http3Headers headers) {
-        long bytes = 0;
-        for (Map.Entry<CharSequence, CharSequence> header : headers) {
-            bytes += header.getKey().length() + header.getValue().length() + 2;
-        }
-        return bytes;
     }
 }

@@ -6,12 +6,17 @@ import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 
 /**
- * One TCP connection as seen on its socket: when it was opened, when it became usable, and every
- * byte read or written. Bytes are attributed to the exchanges in flight on it by this rule:
+ * One connection as seen on its socket: when it was opened, when it became usable, and every byte
+ * read or written. A TCP connection's events come from {@link WireRegistry} and
+ * {@link CountingEndPoint}; a QUIC connection ({@link #overDatagrams}) reports the same events from
+ * its UDP socket: its first datagram sent is its connect's start, its handshake (TLS inside it) the
+ * end, and its datagrams' payloads are the bytes. The exchanges' times and byte counts are taken from
+ * here, whatever the protocol. Bytes are attributed to the exchanges in flight on it by this rule:
  * <ol>
- *   <li>Read bytes: each exchange first gets the response bytes Jetty delivered to it (body bytes
- *       plus its header block: as text on HTTP/1.1, an HPACK-sized estimate on HTTP/2). The rest of
- *       what was read (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE, WINDOW_UPDATE) is
+ *   <li>Read bytes: each exchange first gets the response bytes delivered to it (body bytes plus
+ *       its header block: as text on HTTP/1.1, an HPACK- or QPACK-sized estimate on HTTP/2 and 3).
+ *       The rest of what was read (TLS records, frame headers, SETTINGS, PING, PUSH_PROMISE,
+ *       WINDOW_UPDATE; QUIC's packet headers, ACKs, control and QPACK streams) is
  *       overhead, settled when the last exchange in flight ends: it takes all of it. That makes the
  *       usual one-request-at-a-time sample exact; among concurrent exchanges (a page's resources,
  *       pushes) the one that ends last carries the frame and TLS overhead of them all, since
@@ -33,8 +38,9 @@ public final class WireConnection {
     private final long id;
     /** The Jetty destination origin the connection was opened for (user tag included), or null. */
     private final Object origin;
-    private final long connectBeginNanos;
-    private final long tcpConnectedNanos;
+    private long connectBeginNanos;
+    /** When TCP connected; a QUIC connection has no connect before its handshake: its first datagram's time. */
+    private long tcpConnectedNanos;
     private final List<WireShare> inFlight = new ArrayList<>();
     private final List<WireShare> sending = new ArrayList<>();
     /** Read bytes not yet explained by delivered response bytes nor settled; never negative. */
@@ -60,8 +66,40 @@ public final class WireConnection {
         this.tcpConnectedNanos = tcpConnectedNanos;
     }
 
+    /**
+     * A QUIC connection's wire, on a UDP socket of its own, numbered {@code id}: no TCP connect before
+     * its handshake, which is TLS's, so all of its connect time is the TLS handshake's (sampler.md).
+     * It reports {@link #datagramSent}, {@link #datagramReceived} and {@link #handshakeDone}.
+     */
+    public static WireConnection overDatagrams(long id) {
+        WireConnection wire = new WireConnection(id, null, 0, 0);
+        wire.secure = true;
+        return wire;
+    }
+
     public long id() {
         return id;
+    }
+
+    /** A datagram of {@code bytes} payload left: the first one (the client's Initial) starts the connect. */
+    public synchronized void datagramSent(long bytes) {
+        if (connectBeginNanos == 0) {
+            long now = System.nanoTime();
+            connectBeginNanos = now;
+            tcpConnectedNanos = now;
+            tlsStartNanos = now;
+        }
+        bytesWritten(bytes);
+    }
+
+    /** A datagram of {@code bytes} payload came in. */
+    public void datagramReceived(long bytes) {
+        bytesRead(bytes);
+    }
+
+    /** The QUIC handshake completed, {@code negotiatedAlpn} agreed: the connection is usable. */
+    public void handshakeDone(String negotiatedAlpn) {
+        tlsHandshakeDone(System.nanoTime(), negotiatedAlpn);
     }
 
     /** Jetty opened the TLS connection on the socket: right after the TCP connect, or after a proxy's CONNECT. */
