@@ -49,6 +49,17 @@ class Http3SamplerTest {
     }
 
     @Test
+    void shouldAgreeOnRfc9114sH3WithTheServerAsABrowserDoes() {
+        http3("/small-text.txt");
+
+        SampleResult sample = sampler.sample();
+
+        // Netty's default list offers the drafts h3-29 to h3-32 first: both ends agreed on h3-29
+        assertThat(sample.isSuccessful()).as(sample.getResponseMessage()).isTrue();
+        assertThat(sample.getSamplerData()).contains("ALPN: h3\n");
+    }
+
+    @Test
     void shouldGoOverHttp2FirstThenHttp3WhenChosenByAltSvc() {
         fixture.target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_3_ALT_SVC);
 

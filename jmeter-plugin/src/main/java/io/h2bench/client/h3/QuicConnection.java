@@ -89,6 +89,12 @@ final class QuicConnection {
         return connection;
     }
 
+    /** The application protocol the handshake agreed on, as the TCP engines report ALPN's. */
+    private static String negotiated(QuicChannel quic) {
+        String protocol = quic.sslEngine() == null ? null : quic.sslEngine().getApplicationProtocol();
+        return protocol == null || protocol.isEmpty() ? null : protocol;
+    }
+
     private void handshake(InetSocketAddress remote, long connectTimeoutMillis) {
         QuicChannel.newBootstrap(udp)
                 // It also takes the server's control and QPACK streams: no stream handler of our own.
@@ -98,8 +104,7 @@ final class QuicConnection {
                 .addListener(done -> {
                     if (done.isSuccess()) {
                         quic = (QuicChannel) done.getNow();
-                        // The samples have always said h3; Netty's SSL engine, asked, said h3-29 (2026-11-29; not looked into).
-                        wire.handshakeDone("h3");
+                        wire.handshakeDone(negotiated(quic));
                         quic.pipeline().addLast(new StreamLimitWatcher());
                         ready.complete(quic);
                     } else {
