@@ -92,7 +92,6 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
-[ "$runs" != 0 ] || capture=no  # the capture times curl's connections
 if [ "$capture" = auto ]; then
   capture=no
   command -v dumpcap >/dev/null && command -v tshark >/dev/null && capture=yes
@@ -345,6 +344,31 @@ page_loads_of() {
   fi
 }
 
+# start_capture FILE: the link's TCP packets on the servers' side into FILE, until stop_capture
+start_capture() {
+  local device
+  device="$(in_link ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')"
+  nsenter --net="$link_net" dumpcap -q -i "$device" -f tcp -s 128 -w "$1" 2>>"$run_dir/dumpcap.log" &
+  capture_pid=$!
+  sleep 1
+}
+
+# stop_capture FILE TITLE: ends the capture and appends each server's own times in it to turnaround.md
+stop_capture() {
+  local named=() server protocol
+  sleep 1
+  kill "$capture_pid" 2>/dev/null || true
+  wait "$capture_pid" 2>/dev/null || true
+  capture_pid=""
+  for server in "${server_list[@]}"; do
+    for protocol in "${protocol_list[@]}"; do
+      [ "$protocol" = h1 ] && named+=("$(port_of_server "$server" "$protocol")=$server $protocol") ||
+        named+=("tls:$(port_of_server "$server" "$protocol")=$server $protocol")
+    done
+  done
+  { echo "$2:"; echo; python3 "$root/benchmarks/server-turnaround.py" "$1" "${named[@]}"; echo; } >>"$out/turnaround.md"
+}
+
 # cpu_of SERVER: CPU seconds its process has used so far; h2bench's without the kernel link's threads
 cpu_of() {
   case "$1" in
@@ -420,12 +444,7 @@ for latency in "${latency_list[@]}"; do
       done
     done
   done
-  if [ "$capture" = yes ]; then
-    device="$(in_link ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')"
-    nsenter --net="$link_net" dumpcap -q -i "$device" -f tcp -s 128 -w "$run_dir/link.pcapng" 2>"$run_dir/dumpcap.log" &
-    capture_pid=$!
-    sleep 1
-  fi
+  [ "$capture" = no ] || [ "$runs" = 0 ] || start_capture "$run_dir/link.pcapng"
   declare -A cpu_before=()
   for server in "${server_list[@]}"; do cpu_before[$server]="$(cpu_of "$server")"; done
   for run in $(seq 1 "$runs"); do
@@ -443,22 +462,10 @@ for latency in "${latency_list[@]}"; do
   [ "$runs" = 0 ] || for server in "${server_list[@]}"; do
     echo "$latency,$server,$((runs * ${#protocol_list[@]})),$(awk -v a="${cpu_before[$server]}" -v b="$(cpu_of "$server")" 'BEGIN { printf "%.2f", b - a }')" >>"$out/cpu.csv"
   done
-  if [ "$capture" = yes ]; then
-    sleep 1
-    kill "$capture_pid" 2>/dev/null || true
-    wait "$capture_pid" 2>/dev/null || true
-    capture_pid=""
-    named=()
-    for server in "${server_list[@]}"; do
-      for protocol in "${protocol_list[@]}"; do
-        [ "$protocol" = h1 ] && named+=("$(port_of_server "$server" "$protocol")=$server $protocol") ||
-          named+=("tls:$(port_of_server "$server" "$protocol")=$server $protocol")
-      done
-    done
-    { echo "$latency:"; echo; python3 "$root/benchmarks/server-turnaround.py" "$run_dir/link.pcapng" "${named[@]}"; echo; } >>"$out/turnaround.md"
-  fi
+  [ "$capture" = no ] || [ "$runs" = 0 ] || stop_capture "$run_dir/link.pcapng" "$latency, curl's connections"
   # Chromium's pages, after curl's requests: the servers take turns series by series, the first rotating
   if [ "$page_loads" -gt 0 ]; then
+    [ "$capture" = no ] || start_capture "$run_dir/pages.pcapng"
     shift_by=0
     for mode in "${page_mode_list[@]}"; do
       for protocol in "${protocol_list[@]}"; do
@@ -468,6 +475,7 @@ for latency in "${latency_list[@]}"; do
         shift_by=$((shift_by + 1))
       done
     done
+    [ "$capture" = no ] || stop_capture "$run_dir/pages.pcapng" "$latency, Chromium's connections (a response: the first one on its connection)"
   fi
   stop_all
 done
@@ -490,7 +498,7 @@ done
   fi
   if [ "$capture" = yes ]; then
     echo
-    echo "Each server's own time per timed connection, from a capture on the server's side of the link:"
+    echo "Each server's own time per connection, from a capture on the server's side of the link:"
     echo
     cat "$out/turnaround.md"
   fi
