@@ -16,9 +16,17 @@
 # (h2bench's without the link's own threads, which carry every server's packets), and, from a
 # capture on the server's side of the link (dumpcap), each server's own time: from a ClientHello
 # to its first flight, and from a request to its response (benchmarks/server-turnaround.py).
-# Prints the table and writes it with every sample to --out. Needs root (nsenter), java, curl,
-# openssl, python3, plus caddy and nginx for those servers (apt-get install caddy nginx-light), and
-# dumpcap and tshark for the server-side times (apt-get install tshark; --no-capture goes without).
+# Then Chromium's page loads of seed 000's page (/), cold and warm, from every server over every
+# protocol (benchmarks/chromium/ChromiumPageLoads.java, Debian's headless Chromium on the host side,
+# h2bench.test mapped to the link's address, the certificate trusted by its pinned key): cold, a new
+# browser and profile per load; warm, reloads 1.75 s apart on the connections of a first load. Per
+# server, the medians (document's fetch to the last byte of any response) and the ratios h2/h1-tls
+# and h1/h1-tls, which issue 42 holds within 5 % of the maintained servers'
+# (benchmarks/server-fidelity-pages.py).
+# Prints the tables and writes them with every sample to --out. Needs root (nsenter), java, curl,
+# openssl, python3, plus caddy and nginx for those servers (apt-get install caddy nginx-light),
+# chromium for the page loads (apt-get install chromium; --page-loads 0 goes without), and dumpcap
+# and tshark for the server-side times (apt-get install tshark; --no-capture goes without).
 set -euo pipefail
 
 usage() {
@@ -30,16 +38,21 @@ usage: benchmarks/server-fidelity.sh [options]
   --servers "..."       from h2bench caddy nginx; default "h2bench caddy", plus nginx when installed
   --protocols "..."     from h1 h1-tls h2; default all three
   --latencies "..."     round trips of the kernel link, one fresh h2bench each; default "25ms 100ms 200ms"
-  --runs N              timed requests per server, protocol and latency; default 10
+  --runs N              curl's timed requests per server, protocol and latency; default 10; 0: none
   --warmup N            untimed requests per server and protocol before the runs; default 1
-  --path PATH           what each request fetches; default / (the page's index.html, 863 bytes)
+  --path PATH           what each of curl's requests fetches; default / (the page's index.html, 863 bytes)
+  --page-loads N        Chromium's page loads per server, protocol, latency and mode, after one
+                        left out (the warm connections' first, or the first browser's); default 5;
+                        0: no page loads
+  --page-modes "..."    from cold warm; default both
   --home DIR            the h2bench server's home (user.home), where it keeps its generated
                         certificate; default yours (~/.h2bench)
   --no-capture          no capture on the link, no server-side times (default: capture when
                         dumpcap and tshark are installed)
   --out DIR             output directory; default target/h2bench-server-fidelity (emptied first)
 
-A run of several latencies and --runs 10 takes about a minute per latency at 100 ms.
+curl's part (--runs 10) takes about a minute per latency at 100 ms; the page loads at the default 5
+about six minutes per latency with three servers: the default run took 19.5 minutes on two busy cores.
 USAGE
 }
 
@@ -53,13 +66,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
 server_options="" servers="" protocols="h1 h1-tls h2" latencies="25ms 100ms 200ms" runs=10 warmup=1
-path=/ home="" out=target/h2bench-server-fidelity capture=auto
+path=/ home="" out=target/h2bench-server-fidelity capture=auto page_loads=5 page_modes="cold warm"
 command_line="benchmarks/server-fidelity.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --no-capture) capture=no; shift; continue ;;
-    --server-jar|--server-options|--servers|--protocols|--latencies|--runs|--warmup|--path|--home|--out)
+    --server-jar|--server-options|--servers|--protocols|--latencies|--runs|--warmup|--path|--home|--out|--page-loads|--page-modes)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
@@ -74,6 +87,8 @@ while [ $# -gt 0 ]; do
     --path) path="$2" ;;
     --home) home="$2" ;;
     --out) out="$2" ;;
+    --page-loads) page_loads="$2" ;;
+    --page-modes) page_modes="$2" ;;
   esac
   shift 2
 done
@@ -90,6 +105,7 @@ read -r -a server_list <<<"$servers"
 read -r -a protocol_list <<<"$protocols"
 read -r -a latency_list <<<"$latencies"
 read -r -a extra_options <<<"$server_options"
+read -r -a page_mode_list <<<"$page_modes"
 [ ${#server_list[@]} -gt 0 ] || die_usage "--servers names none"
 [ ${#protocol_list[@]} -gt 0 ] || die_usage "--protocols names none"
 [ ${#latency_list[@]} -gt 0 ] || die_usage "--latencies names none"
@@ -104,7 +120,12 @@ done
 for latency in "${latency_list[@]}"; do
   [[ "$latency" =~ ^[0-9]+(\.[0-9]+)?(ms|s)?$ ]] || die_usage "--latencies takes durations such as 100ms or 0.2s"
 done
-[[ "$runs" =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "--runs takes a number from 1 to 9999"
+[[ "$runs" =~ ^[0-9]{1,4}$ ]] || die_usage "--runs takes a number from 0 to 9999"
+[[ "$page_loads" =~ ^[0-9]{1,3}$ ]] || die_usage "--page-loads takes a number from 0 to 999"
+for mode in "${page_mode_list[@]}"; do
+  case "$mode" in cold|warm) ;; *) die_usage "unknown page mode '$mode' (cold warm)" ;; esac
+done
+[ "$page_loads" = 0 ] || [ ${#page_mode_list[@]} -gt 0 ] || die_usage "--page-modes names none"
 [[ "$warmup" =~ ^[0-9]{1,4}$ ]] || die_usage "--warmup takes a number from 0 to 9999"
 [[ "$path" =~ ^/[^[:space:]]*$ ]] || die_usage "--path takes an absolute path such as / or /img1.jpeg"
 [ -f "$server_jar" ] || { echo "server-fidelity.sh: no server jar at $server_jar (mvn -B package -DskipTests, or --server-jar PATH)" >&2; exit 1; }
@@ -112,9 +133,10 @@ server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
 [ "$(id -u)" = 0 ] || { echo "server-fidelity.sh: needs root (the kernel link, and nsenter into its namespace)" >&2; exit 1; }
 needed="java curl openssl python3 nsenter ss"
 for server in "${server_list[@]}"; do [ "$server" = h2bench ] || needed="$needed $server"; done
+[ "$page_loads" = 0 ] || needed="$needed javac chromium"
 for tool in $needed; do
   command -v "$tool" >/dev/null ||
-    { echo "server-fidelity.sh: needs $tool (apt-get install curl openssl python3 util-linux iproute2 caddy nginx-light)" >&2; exit 1; }
+    { echo "server-fidelity.sh: needs $tool (apt-get install curl openssl python3 util-linux iproute2 caddy nginx-light chromium openjdk-17-jdk-headless)" >&2; exit 1; }
 done
 
 # shellcheck source=../bin/lib/server.sh
@@ -180,6 +202,7 @@ copy_page() {
   done
 }
 
+# Caddy serves a site by the names it is given: the address for curl, Chromium's name for the pages
 start_caddy() {
   cat >"$tmp/Caddyfile" <<CADDY
 {
@@ -193,13 +216,13 @@ start_caddy() {
 		output discard
 	}
 }
-https://$host:$caddy_tls_port, https://$host:$caddy_h2_port {
+https://$host:$caddy_tls_port, https://$host:$caddy_h2_port, https://$page_host:$caddy_tls_port, https://$page_host:$caddy_h2_port {
 	bind $host
 	tls $tmp/cert.pem $tmp/key.pem
 	root * $tmp/docs
 	file_server
 }
-http://$host:$caddy_port {
+http://$host:$caddy_port, http://$page_host:$caddy_port {
 	bind $host
 	root * $tmp/docs
 	file_server
@@ -305,6 +328,47 @@ tls_facts() {
   echo "$1,$cipher13,$group,$sig $bits-bit,$cipher12"
 }
 
+# page_loads_of SERVER PROTOCOL MODE: Chromium's loads of the page over PROTOCOL, MODE cold or warm,
+# appended to pages.csv; a driver that fails is reported and leaves its series out
+page_loads_of() {
+  local scheme=https gap=$page_cold_gap_ms csv="$run_dir/pages-$3-$2-$1.csv"
+  [ "$2" = h1 ] && scheme=http
+  [ "$3" = warm ] && gap=$page_warm_gap_ms
+  if java -cp "$out/classes" ChromiumPageLoads "$scheme://$page_host:$(port_of_server "$1" "$2")/" "$host" "$keystore" \
+      "$password" "$page_loads" "$gap" "$3" "$2" "$csv" >>"$run_dir/chromium.log" 2>&1; then
+    awk -F, -v prefix="$latency,$1,$2," 'NR > 1 { print prefix $0 }' "$csv" >>"$out/pages.csv"
+    echo "   $latency pages $3 $2/$1: $(awk -F, 'NR > 1 && $2 > 0 && $10 == "false" { printf " %d", $3 }' "$csv") ms" >&2
+  else
+    echo "   $latency pages $3 $2/$1: FAILED (last lines of $run_dir/chromium.log:)" >&2
+    tail -3 "$run_dir/chromium.log" >&2
+  fi
+}
+
+# start_capture FILE: the link's TCP packets on the servers' side into FILE, until stop_capture
+start_capture() {
+  local device
+  device="$(in_link ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')"
+  nsenter --net="$link_net" dumpcap -q -i "$device" -f tcp -s 128 -w "$1" 2>>"$run_dir/dumpcap.log" &
+  capture_pid=$!
+  sleep 1
+}
+
+# stop_capture FILE TITLE: ends the capture and appends each server's own times in it to turnaround.md
+stop_capture() {
+  local named=() server protocol
+  sleep 1
+  kill "$capture_pid" 2>/dev/null || true
+  wait "$capture_pid" 2>/dev/null || true
+  capture_pid=""
+  for server in "${server_list[@]}"; do
+    for protocol in "${protocol_list[@]}"; do
+      [ "$protocol" = h1 ] && named+=("$(port_of_server "$server" "$protocol")=$server $protocol") ||
+        named+=("tls:$(port_of_server "$server" "$protocol")=$server $protocol")
+    done
+  done
+  { echo "$2:"; echo; python3 "$root/benchmarks/server-turnaround.py" "$1" "${named[@]}"; echo; } >>"$out/turnaround.md"
+}
+
 # cpu_of SERVER: CPU seconds its process has used so far; h2bench's without the kernel link's threads
 cpu_of() {
   case "$1" in
@@ -322,6 +386,9 @@ cpu_of() {
 echo "latency,run,protocol,server,connect_ms,appconnect_ms,starttransfer_ms,total_ms,http_version,error" >"$out/results.csv"
 echo "latency,server,tls13,group,signature,tls12" >"$out/tls.csv"
 echo "latency,server,connections,cpu_s" >"$out/cpu.csv"
+echo "latency,server,protocol,mode,load,last_byte_ms,load_event_ms,first_byte_ms,connect_ms,new_connections,on_protocol,responses,disturbed,first_wave" >"$out/pages.csv"
+page_host=h2bench.test page_warm_gap_ms=1750 page_cold_gap_ms=250
+[ "$page_loads" = 0 ] || javac -d "$out/classes" "$root"/benchmarks/chromium/*.java
 : >"$out/turnaround.md"
 started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -377,12 +444,7 @@ for latency in "${latency_list[@]}"; do
       done
     done
   done
-  if [ "$capture" = yes ]; then
-    device="$(in_link ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }')"
-    nsenter --net="$link_net" dumpcap -q -i "$device" -f tcp -s 128 -w "$run_dir/link.pcapng" 2>"$run_dir/dumpcap.log" &
-    capture_pid=$!
-    sleep 1
-  fi
+  [ "$capture" = no ] || [ "$runs" = 0 ] || start_capture "$run_dir/link.pcapng"
   declare -A cpu_before=()
   for server in "${server_list[@]}"; do cpu_before[$server]="$(cpu_of "$server")"; done
   for run in $(seq 1 "$runs"); do
@@ -397,22 +459,23 @@ for latency in "${latency_list[@]}"; do
     done
     echo "   $latency run $run/$runs:$line" >&2
   done
-  for server in "${server_list[@]}"; do
+  [ "$runs" = 0 ] || for server in "${server_list[@]}"; do
     echo "$latency,$server,$((runs * ${#protocol_list[@]})),$(awk -v a="${cpu_before[$server]}" -v b="$(cpu_of "$server")" 'BEGIN { printf "%.2f", b - a }')" >>"$out/cpu.csv"
   done
-  if [ "$capture" = yes ]; then
-    sleep 1
-    kill "$capture_pid" 2>/dev/null || true
-    wait "$capture_pid" 2>/dev/null || true
-    capture_pid=""
-    named=()
-    for server in "${server_list[@]}"; do
+  [ "$capture" = no ] || [ "$runs" = 0 ] || stop_capture "$run_dir/link.pcapng" "$latency, curl's connections"
+  # Chromium's pages, after curl's requests: the servers take turns series by series, the first rotating
+  if [ "$page_loads" -gt 0 ]; then
+    [ "$capture" = no ] || start_capture "$run_dir/pages.pcapng"
+    shift_by=0
+    for mode in "${page_mode_list[@]}"; do
       for protocol in "${protocol_list[@]}"; do
-        [ "$protocol" = h1 ] && named+=("$(port_of_server "$server" "$protocol")=$server $protocol") ||
-          named+=("tls:$(port_of_server "$server" "$protocol")=$server $protocol")
+        for i in $(seq 0 $((count - 1))); do
+          page_loads_of "${server_list[$(( (i + shift_by) % count ))]}" "$protocol" "$mode"
+        done
+        shift_by=$((shift_by + 1))
       done
     done
-    { echo "$latency:"; echo; python3 "$root/benchmarks/server-turnaround.py" "$run_dir/link.pcapng" "${named[@]}"; echo; } >>"$out/turnaround.md"
+    [ "$capture" = no ] || stop_capture "$run_dir/pages.pcapng" "$latency, Chromium's connections (a response: the first one on its connection)"
   fi
   stop_all
 done
@@ -424,13 +487,18 @@ done
   echo "links:"
   printf '%s' "$networks"
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
-  echo "client: curl $(curl --version | head -1 | cut -d' ' -f2) ($(curl --version | head -1 | grep -o 'OpenSSL/[^ ]*')), a new process and connection per request, $path; $warmup untimed request(s) per server and protocol first"
+  echo "client: curl $(curl --version | head -1 | cut -d' ' -f2) ($(curl --version | head -1 | grep -o 'OpenSSL/[^ ]*')), a new process and connection per request, $path; $warmup untimed request(s) per server and protocol first; $runs timed"
+  [ "$page_loads" = 0 ] || echo "pages: $(chromium --version 2>/dev/null | cut -d' ' -f1-2), headless, cache off, /; $page_loads loads per cell after one left out; cold: a new browser per load, ${page_cold_gap_ms} ms between; warm: reloads ${page_warm_gap_ms} ms apart"
   echo "peers: $(for server in "${server_list[@]}"; do case "$server" in caddy) printf 'caddy %s; ' "$(caddy version 2>/dev/null | cut -d' ' -f1)" ;; nginx) printf 'nginx %s (1 worker); ' "$(nginx -v 2>&1 | sed 's/.*\///')" ;; esac; done)"
   echo
-  python3 "$root/benchmarks/server-fidelity-table.py" "$out/results.csv" "$out/tls.csv" "$out/cpu.csv"
+  [ "$runs" = 0 ] || python3 "$root/benchmarks/server-fidelity-table.py" "$out/results.csv" "$out/tls.csv" "$out/cpu.csv"
+  if [ "$page_loads" -gt 0 ]; then
+    echo
+    python3 "$root/benchmarks/server-fidelity-pages.py" "$out/pages.csv"
+  fi
   if [ "$capture" = yes ]; then
     echo
-    echo "Each server's own time per timed connection, from a capture on the server's side of the link:"
+    echo "Each server's own time per connection, from a capture on the server's side of the link:"
     echo
     cat "$out/turnaround.md"
   fi
