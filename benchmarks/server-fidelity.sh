@@ -193,15 +193,6 @@ wait_for_tcp() {
   return 1
 }
 
-# copy_page BASE DIR: the page at BASE/ and every file it links, as h2bench serves them
-copy_page() {
-  local file
-  curl -sf -o "$2/index.html" "$1/" || return 1
-  for file in $(grep -o -E '(href|src)="[^"/:]+"' "$2/index.html" | sed -E 's/^[a-z]+="(.*)"$/\1/' | sort -u); do
-    curl -sf -o "$2/$file" "$1/$file" || return 1
-  done
-}
-
 # Caddy serves a site by the names it is given: the address for curl, Chromium's name for the pages
 start_caddy() {
   cat >"$tmp/Caddyfile" <<CADDY
