@@ -121,6 +121,9 @@ final class StreamExchange implements Stream.Listener, Invocable {
             public void failed(Throwable failure) {
                 if (stream == null) {
                     ending.notOpened(StreamExchange.this, failure);
+                } else if (unprocessed(stream)) {
+                    // Created as the GOAWAY arrived, its HEADERS not written: no answer will come.
+                    fail(retryable(failure), true);
                 } else {
                     // The request side ended early; the response decides (EarlyResponse, RFC 9113 8.1):
                     // a server may answer a POST before reading its body, then reset the stream.
