@@ -1,6 +1,7 @@
 package io.h2bench.client;
 
 import io.h2bench.client.connect.AnnouncedSettings;
+import io.h2bench.client.connect.EarlyRequestHttp2;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.connect.UserTag;
 import io.h2bench.client.direct.OriginKey;
@@ -22,6 +23,7 @@ import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +64,6 @@ final class JettyEngine implements ProtocolEngine {
 
     private final SharedClient shared;
     private final ResponseTimeouts responseTimeouts;
-    private final Set<String> upgradedOrigins = ConcurrentHashMap.newKeySet();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
     private final DirectSessions sessions;
     private final DirectConnections connections;
@@ -136,8 +137,13 @@ final class JettyEngine implements ProtocolEngine {
                 .method(exchange.method())
                 .tag(tagFor(exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
                 .followRedirects(exchange.followRedirects());
-        boolean upgrading = chooseVersion(request, exchange.mode(), uri, origin);
+        boolean upgrading = chooseVersion(request, exchange.mode(), uri);
         copyHeaders(request, exchange, upgrading ? upgradeSettings(profile) : null);
+        if (upgrading && key != null) {
+            // Later requests go as streams on the upgraded connection while it lives (DirectSessions).
+            request.attribute(EarlyRequestHttp2.UPGRADED,
+                    (Consumer<org.eclipse.jetty.client.Connection>) upgraded -> sessions.connectionAssigned(key, upgraded));
+        }
         if (exchange.body().length > 0) {
             request.body(new BytesRequestContent(exchange.body()));
         }
@@ -157,12 +163,7 @@ final class JettyEngine implements ProtocolEngine {
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, request, exchange.responseTimeout().toMillis(),
                 !exchange.connectTimeout().isZero()));
         inFlight.add(request);
-        CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> {
-            inFlight.remove(request);
-            if (upgrading && done != null && done.httpVersion() != null && done.httpVersion().startsWith("HTTP/2")) {
-                upgradedOrigins.add(origin);
-            }
-        });
+        CompletableFuture<ExchangeResult> result = recorder.result().whenComplete((done, ignored) -> inFlight.remove(request));
         if (key != null) {
             sessions.viaClient(key, result);
         }
@@ -209,7 +210,6 @@ final class JettyEngine implements ProtocolEngine {
     public void reset() {
         long previous = user;
         user = USERS.incrementAndGet();
-        upgradedOrigins.clear();
         sessions.reset();
         connections.reset();
         http2Connections.reset();
@@ -237,9 +237,13 @@ final class JettyEngine implements ProtocolEngine {
     /**
      * Sets the HTTP version Jetty uses. Returns true when this request asks for an h2c upgrade.
      * Over https HTTP_2 leaves the choice to ALPN (h2 offered first, checked at request begin); over
-     * http it means h2c.
+     * http it means h2c. An H2C_UPGRADE request here always asks for the upgrade, as curl's
+     * {@code --http2} does on every new connection: one that can ride on a live upgraded connection
+     * is sent as a stream on it ({@link DirectSessions}) and never comes here, and sending it here as
+     * HTTP/2 would let Jetty open a new connection with the preface, which a server offering h2c
+     * only by Upgrade (Apache httpd's {@code H2Direct off}) answers over HTTP/1.1.
      */
-    private boolean chooseVersion(Request request, ProtocolMode mode, URI uri, String origin) {
+    private boolean chooseVersion(Request request, ProtocolMode mode, URI uri) {
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
         switch (mode) {
             case HTTP_1_1 -> request.version(HttpVersion.HTTP_1_1);
@@ -251,11 +255,6 @@ final class JettyEngine implements ProtocolEngine {
             case H2C -> request.version(HttpVersion.HTTP_2);
             case HTTP_3, HTTP_3_ALT_SVC -> throw new IllegalArgumentException("HTTP/3 is not Jetty's here: " + mode);
             case H2C_UPGRADE -> {
-                if (upgradedOrigins.contains(origin)) {
-                    // Already upgraded: the connection now sits in this user's h2c pool.
-                    request.version(HttpVersion.HTTP_2);
-                    return false;
-                }
                 request.version(HttpVersion.HTTP_1_1);
                 return true;
             }

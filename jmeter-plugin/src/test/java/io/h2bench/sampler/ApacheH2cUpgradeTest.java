@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,9 @@ class ApacheH2cUpgradeTest {
     /** Users at once, each upgrading then fetching, and rounds of them: the hand run that failed had 10. */
     private static final int USERS = 10;
     private static final int ROUNDS = 3;
+    /** Users, and requests each, against an Apache that offers h2c only by Upgrade (H2Direct off). */
+    private static final int UPGRADE_ONLY_USERS = 4;
+    private static final int UPGRADE_ONLY_REQUESTS = 5;
     /** mod_http2's debug line for an upgrade: the HTTP2-Settings value it decoded (AH03070). */
     private static final Pattern UPGRADE_SETTINGS = Pattern.compile("upgrading h2c session with HTTP2-Settings: (\\S*) ->");
 
@@ -160,11 +164,64 @@ class ApacheH2cUpgradeTest {
         assertThat(failures).as("of %d users' two requests", USERS * ROUNDS).isEmpty();
     }
 
+    /**
+     * With {@code H2Direct off} Apache speaks h2c only after an Upgrade: a connection that starts with the
+     * preface gets an HTTP/1.1 400, which a prior-knowledge client reads as frames. Each upgraded connection
+     * carries one response (GOAWAY, last stream 1), so every request of a user needs a new connection, and
+     * each such connection must be upgraded again, as curl's {@code --http2} does.
+     */
+    @Test
+    void shouldUpgradeEveryNewConnectionWhenApacheOffersH2cOnlyByUpgrade() throws Exception {
+        apache = start("h2c http/1.1", "H2Direct off");
+        URI uri = URI.create("http://127.0.0.1:" + apache.port() + "/object.bin");
+        List<String> failures = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(UPGRADE_ONLY_USERS);
+        try {
+            List<Future<List<ExchangeResult>>> users = new ArrayList<>();
+            for (int user = 0; user < UPGRADE_ONLY_USERS; user++) {
+                users.add(threads.submit(() -> fetch(Collections.nCopies(UPGRADE_ONLY_REQUESTS, uri))));
+            }
+            for (Future<List<ExchangeResult>> user : users) {
+                List<ExchangeResult> results = user.get(60, TimeUnit.SECONDS);
+                for (int request = 0; request < results.size(); request++) {
+                    ExchangeResult result = results.get(request);
+                    if (result.failed() || !result.httpVersion().startsWith("HTTP/2") || !Arrays.equals(result.body(), object)) {
+                        failures.add("request " + request + " by " + result.engine() + " on connection " + result.connectionId()
+                                + ": " + result.httpVersion() + " " + result.status() + " " + result.failureMessage()
+                                + " (retried: " + result.retried() + ")");
+                    }
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(failures).as("of %d users' %d requests", UPGRADE_ONLY_USERS, UPGRADE_ONLY_REQUESTS).isEmpty();
+        // Every connection Apache served over HTTP/2 began with an Upgrade: one upgrade logged per connection at least.
+        assertThat(upgradesApacheLogged()).isGreaterThanOrEqualTo(UPGRADE_ONLY_USERS * 2);
+
+        // The sampler's samples of one such user say HTTP/2, and why a request went twice where it did.
+        List<HTTPSampleResult> samples = new ArrayList<>(List.of(sample("GET", "/object.bin", null)));
+        for (int request = 1; request < UPGRADE_ONLY_REQUESTS; request++) {
+            samples.add((HTTPSampleResult) sampler.sample());
+        }
+        for (HTTPSampleResult sample : samples) {
+            assertThat(sample.isSuccessful()).as(sample.getResponseMessage()).isTrue();
+            assertThat(sample.getResponseHeaders()).startsWith("HTTP/2.0 200");
+            assertThat(sample.getResponseMessage()).isIn("OK",
+                    "OK (sent again on a new connection: the server's GOAWAY said it had not processed the first try)");
+        }
+    }
+
     /** One new user, as a JMeter thread of the hand run: the first request is upgraded, the second rides on h2c. */
     private static List<ExchangeResult> upgradeThenFetch(URI first, URI second) throws InterruptedException {
+        return fetch(List.of(first, second));
+    }
+
+    /** One new user sending {@code uris} one after the other in h2c Upgrade mode. */
+    private static List<ExchangeResult> fetch(List<URI> uris) throws InterruptedException {
         try (UserConnections user = UserConnections.open()) {
             List<ExchangeResult> results = new ArrayList<>();
-            for (URI uri : List.of(first, second)) {
+            for (URI uri : uris) {
                 results.add(user.send(ExchangeRequest.get(uri, ProtocolMode.H2C_UPGRADE)
                         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(20))));
             }
@@ -189,9 +246,14 @@ class ApacheH2cUpgradeTest {
     }
 
     private OutsideServer start(String protocols) throws Exception {
+        return start(protocols, "");
+    }
+
+    /** @param directives more of Apache's configuration lines, after {@code Protocols} */
+    private OutsideServer start(String protocols, String directives) throws Exception {
         int port = OutsideServer.freePort();
         Path config = directory.resolve("httpd.conf");
-        Files.writeString(config, config(port, protocols));
+        Files.writeString(config, config(port, protocols) + directives + "\n");
         return OutsideServer.start(List.of(APACHE.toString(), "-f", config.toString(), "-DFOREGROUND"),
                 directory, port, directory.resolve("apache2.out"));
     }
@@ -220,6 +282,11 @@ class ApacheH2cUpgradeTest {
                 .append("<Location /echo>\n  SetHandler reflector\n</Location>\n")
                 .append("Protocols ").append(protocols).append('\n')
                 .toString();
+    }
+
+    /** How many h2c upgrades mod_http2 logged (one per upgraded connection). */
+    private long upgradesApacheLogged() throws Exception {
+        return UPGRADE_SETTINGS.matcher(Files.readString(directory.resolve("error.log"), StandardCharsets.UTF_8)).results().count();
     }
 
     /** The SETTINGS of the one upgrade in Apache's log, decoded from base64url in their order. */

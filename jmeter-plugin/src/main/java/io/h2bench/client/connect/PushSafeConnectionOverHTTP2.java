@@ -92,6 +92,15 @@ public class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
         return goAwayLastStreamId != Integer.MAX_VALUE;
     }
 
+    /**
+     * Whether the server's GOAWAY says it did not process {@code streamId} (RFC 9113 6.8: above its last
+     * stream id), however that stream then ended: a stream the sampler opened itself on this session
+     * ({@code DirectSessions}) just as the GOAWAY arrived may miss Jetty's failing of such streams.
+     */
+    public boolean unprocessed(int streamId) {
+        return streamId > goAwayLastStreamId;
+    }
+
     @Override
     public void close() {
         // The first unprocessed stream to fail may close the connection while the others are still being failed.

@@ -74,11 +74,15 @@ public final class DirectSessions {
         }
         StreamExchange stream;
         HTTP2Session session;
+        WireConnection wire;
+        Connection connection;
         synchronized (origin) {
             session = origin.usableSession();
             if (session == null) {
                 return null;
             }
+            wire = origin.wire;
+            connection = origin.connection;
             ExchangeRecorder recorder = new ExchangeRecorder(exchange, exchange.uri(), false, registry);
             stream = new StreamExchange(exchange, recorder, origin.ending(viaClient));
             // The connection exists: the response timeout counts from the send.
@@ -90,7 +94,7 @@ public final class DirectSessions {
             }
         }
         inFlight.add(stream);
-        stream.open(session, origin.wire);
+        stream.open(session, wire, connection);
         return stream.result();
     }
 
@@ -209,6 +213,7 @@ public final class DirectSessions {
             StreamExchange next = null;
             HTTP2Session current;
             WireConnection currentWire;
+            Connection currentConnection;
             List<StreamExchange> orphans = List.of();
             synchronized (this) {
                 if (sessionUnusable && session != null) {
@@ -219,6 +224,7 @@ public final class DirectSessions {
                 }
                 current = session;
                 currentWire = wire;
+                currentConnection = connection;
                 if (current == null) {
                     // The session ended under the waiting requests: HttpClient opens another.
                     orphans = new ArrayList<>(waiting);
@@ -237,7 +243,7 @@ public final class DirectSessions {
                 }
             }
             if (next != null) {
-                next.open(current, currentWire);
+                next.open(current, currentWire, currentConnection);
             }
         }
 

@@ -1,5 +1,6 @@
 package io.h2bench.client.h2;
 
+import io.h2bench.client.connect.PushSafeConnectionOverHTTP2;
 import io.h2bench.client.exchange.EarlyResponse;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -21,6 +22,7 @@ import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.HTTP2Stream;
+import org.eclipse.jetty.http2.RetryableStreamException;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.frames.DataFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
@@ -47,6 +49,8 @@ final class StreamExchange implements Stream.Listener, Invocable {
     private final Ending ending;
     private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
     private volatile Stream stream;
+    /** HttpClient's connection of the session the stream is on, which knows the server's GOAWAY; or null. */
+    private volatile PushSafeConnectionOverHTTP2 connection;
     private volatile boolean opened;
     private volatile ExchangeRecorder.ResponseHead head;
 
@@ -88,9 +92,13 @@ final class StreamExchange implements Stream.Listener, Invocable {
         recorder.handOver(other);
     }
 
-    /** Opens the stream on {@code session} and writes the request; the connection is {@code wire}. */
-    void open(HTTP2Session session, WireConnection wire) {
+    /**
+     * Opens the stream on {@code session} and writes the request; the connection is {@code wire}, and
+     * {@code client} is HttpClient's connection of the session.
+     */
+    void open(HTTP2Session session, WireConnection wire, org.eclipse.jetty.client.Connection client) {
         opened = true;
+        connection = client instanceof PushSafeConnectionOverHTTP2 pushSafe ? pushSafe : null;
         recorder.attach(wire, true);
         HTTP2Stream.FrameList frames = frames(request);
         session.newStream(frames, new Promise<>() {
@@ -101,12 +109,21 @@ final class StreamExchange implements Stream.Listener, Invocable {
                 recorder.activity();
                 // The socket's byte counts include the request only once its write has returned.
                 sides.requestEnded();
+                if (unprocessed(opened)) {
+                    // Opened as the GOAWAY arrived, after Jetty failed the streams above its last id: the
+                    // server will answer neither this stream nor, once it has closed, its reset.
+                    opened.reset(new ResetFrame(opened.getId(), ErrorCode.CANCEL_STREAM_ERROR.code), Callback.NOOP);
+                    fail(new RetryableStreamException(), true);
+                }
             }
 
             @Override
             public void failed(Throwable failure) {
                 if (stream == null) {
                     ending.notOpened(StreamExchange.this, failure);
+                } else if (unprocessed(stream)) {
+                    // Created as the GOAWAY arrived, its HEADERS not written: no answer will come.
+                    fail(retryable(failure), true);
                 } else {
                     // The request side ended early; the response decides (EarlyResponse, RFC 9113 8.1):
                     // a server may answer a POST before reading its body, then reset the stream.
@@ -200,6 +217,9 @@ final class StreamExchange implements Stream.Listener, Invocable {
                 // The response is whole: the reset only ended the request side.
                 sides.requestEnded();
                 sides.responseEnded();
+            } else if (unprocessed(from)) {
+                // Apache httpd resets (CANCEL) a stream that came after its GOAWAY: still one it did not process.
+                fail(retryable(new IOException(name)), true);
             } else {
                 fail(new IOException(name), code == ErrorCode.REFUSED_STREAM_ERROR);
             }
@@ -219,7 +239,8 @@ final class StreamExchange implements Stream.Listener, Invocable {
         try {
             // A GOAWAY's streams above its last stream id fail with Jetty's RetryableStreamException,
             // which UnprocessedRequests sends again: the session takes nothing new after a GOAWAY.
-            fail(failure == null ? new IOException(reason) : failure, true);
+            Throwable cause = failure == null ? new IOException(reason) : failure;
+            fail(unprocessed(from) ? retryable(cause) : cause, true);
         } finally {
             callback.succeeded();
         }
@@ -229,6 +250,22 @@ final class StreamExchange implements Stream.Listener, Invocable {
     public InvocationType getInvocationType() {
         // Never blocks: the recorder only takes times and copies bytes.
         return InvocationType.NON_BLOCKING;
+    }
+
+    /** Whether the server's GOAWAY says it did not process {@code current} (RFC 9113 6.8). */
+    private boolean unprocessed(Stream current) {
+        PushSafeConnectionOverHTTP2 client = connection;
+        return client != null && current != null && client.unprocessed(current.getId());
+    }
+
+    /** {@code cause} as the failure UnprocessedRequests sends again, unless it is one already. */
+    private static Throwable retryable(Throwable cause) {
+        if (cause instanceof RetryableStreamException) {
+            return cause;
+        }
+        RetryableStreamException retryable = new RetryableStreamException();
+        retryable.initCause(cause);
+        return retryable;
     }
 
     /** Both sides ended: the exchange succeeds. */
