@@ -129,7 +129,7 @@ public final class H2BenchServer implements AutoCloseable {
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         server.setErrorHandler(errors);
-        Handler objects = TestObjects.context();
+        Handler objects = TestObjects.handler();
         RequestCounter requests = settings.countRequests() ? new RequestCounter(objects) : null;
         server.setHandler(requests != null ? requests : objects);
         server.setStopAtShutdown(true);

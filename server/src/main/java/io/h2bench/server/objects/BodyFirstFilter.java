@@ -3,7 +3,6 @@ package io.h2bench.server.objects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.EnumSet;
-import java.util.Set;
 import java.util.concurrent.Semaphore;
 
 import jakarta.servlet.DispatcherType;
@@ -12,7 +11,6 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServletRequest;
 
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -31,24 +29,18 @@ final class BodyFirstFilter implements Filter {
 
     static final int CONCURRENT_DISCARDS = 16;
 
-    private final Set<String> servletsReadingTheirBody;
     private final Semaphore discarding = new Semaphore(CONCURRENT_DISCARDS);
 
-    private BodyFirstFilter(Set<String> servletsReadingTheirBody) {
-        this.servletsReadingTheirBody = servletsReadingTheirBody;
-    }
-
-    /** Puts the filter in front of every servlet of the context except those named, which read bodies themselves. */
-    static void install(ServletContextHandler context, String... servletsReadingTheirBody) {
-        FilterHolder holder = new FilterHolder(new BodyFirstFilter(Set.of(servletsReadingTheirBody)));
+    /** Puts the filter in front of every servlet of the context (none reads its body; {@link OptionHandler} reads its own). */
+    static void install(ServletContextHandler context) {
+        FilterHolder holder = new FilterHolder(new BodyFirstFilter());
         holder.setAsyncSupported(true);
         context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
     }
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
-        String servlet = ((HttpServletRequest) request).getHttpServletMapping().getServletName();
-        if (!servletsReadingTheirBody.contains(servlet) && request.getContentLengthLong() >= 0 && discarding.tryAcquire()) {
+        if (request.getContentLengthLong() >= 0 && discarding.tryAcquire()) {
             try {
                 discard(request.getInputStream());
             } finally {

@@ -12,7 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.HttpOutput;
 
 /**
- * Writes every response body of the test objects without blocking: the servlet returns at once and
+ * Writes every servlet's response body without blocking ({@link OptionHandler} writes its own): the servlet returns at once and
  * Jetty calls {@link #onWritePossible()} whenever the connection can take more. A client that stops
  * reading (or keeps an HTTP/2 window at 0) then holds no server thread, only its buffers, until the
  * connector's idle timeout ends the response (SlowReadersTest: 1,200 such responses held 191 of the
@@ -33,16 +33,14 @@ final class NonBlockingBody implements WriteListener {
 
     private final AsyncContext async;
     private final ServletOutputStream out;
-    private final ByteBuffer source;
-    private final int period;
+    private final Repeating source;
     private final long size;
     private long sent;
 
-    private NonBlockingBody(AsyncContext async, ServletOutputStream out, ByteBuffer source, int period, long size) {
+    private NonBlockingBody(AsyncContext async, ServletOutputStream out, Repeating source, long size) {
         this.async = async;
         this.out = out;
         this.source = source;
-        this.period = period;
         this.size = size;
     }
 
@@ -57,22 +55,13 @@ final class NonBlockingBody implements WriteListener {
         if ("HEAD".equals(request.getMethod())) {
             return;
         }
-        start(request.startAsync(), response, body, body.capacity(), body.capacity());
+        start(request.startAsync(), response, new Repeating(body, body.capacity()), body.capacity());
     }
 
-    /**
-     * Sends {@code size} bytes of {@code pattern} over and over ({@link #repeating}), on an async
-     * context already started. The bytes are handed to Jetty without a copy.
-     */
-    static void start(AsyncContext async, HttpServletResponse response, Repeating pattern, long size) throws IOException {
-        start(async, response, pattern.copies(), pattern.period(), size);
-    }
-
-    private static void start(AsyncContext async, HttpServletResponse response, ByteBuffer source, int period, long size)
-            throws IOException {
+    private static void start(AsyncContext async, HttpServletResponse response, Repeating source, long size) throws IOException {
         async.setTimeout(0); // no deadline of its own: the connector's idle timeout ends a response nobody reads
         ServletOutputStream out = response.getOutputStream();
-        out.setWriteListener(new NonBlockingBody(async, out, source, period, size));
+        out.setWriteListener(new NonBlockingBody(async, out, source, size));
     }
 
     @Override
@@ -82,18 +71,15 @@ final class NonBlockingBody implements WriteListener {
                 async.complete();
                 return;
             }
-            // Where the body stands in its period; a repeating source holds enough copies that a piece never wraps.
-            int offset = (int) (sent % period);
-            int chunk = (int) Math.min(size - sent, Math.min(WRITE, source.capacity() - offset));
-            ByteBuffer piece = source.duplicate().limit(offset + chunk).position(offset);
+            ByteBuffer piece = source.piece(sent, size);
+            sent += piece.remaining();
             if (out instanceof HttpOutput jetty) {
                 jetty.write(piece); // a direct piece goes out whole
             } else {
-                byte[] copy = new byte[chunk];
+                byte[] copy = new byte[piece.remaining()];
                 piece.get(copy);
                 out.write(copy);
             }
-            sent += chunk;
         }
     }
 
@@ -107,7 +93,7 @@ final class NonBlockingBody implements WriteListener {
         return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip().asReadOnlyBuffer();
     }
 
-    /** A body of any length made of {@code period} repeated, in a direct buffer. */
+    /** A body of any length made of {@code period} repeated, in a direct buffer ({@link OptionHandler}'s). */
     static Repeating repeating(byte[] period) {
         int copies = WRITE / period.length + 2; // a piece may start anywhere in the first copy and take WRITE bytes
         byte[] bytes = new byte[copies * period.length];
@@ -117,7 +103,15 @@ final class NonBlockingBody implements WriteListener {
         return new Repeating(direct(bytes), period.length);
     }
 
-    /** {@link #repeating}'s period, copied over and over into one read-only direct buffer. */
+    /** {@link #repeating}'s period, copied over and over into one read-only direct buffer (a body sent once: one copy). */
     record Repeating(ByteBuffer copies, int period) {
+
+        /** The next piece of a body of {@code size} bytes after its first {@code sent}: at most {@link #WRITE} bytes, a view, no copy. */
+        ByteBuffer piece(long sent, long size) {
+            // Where the body stands in its period; enough copies are held that a piece never wraps.
+            int offset = (int) (sent % period);
+            int length = (int) Math.min(size - sent, Math.min(WRITE, copies.capacity() - offset));
+            return copies.duplicate().limit(offset + length).position(offset);
+        }
     }
 }

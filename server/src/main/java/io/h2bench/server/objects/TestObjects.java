@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServlet;
 
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 
 /** Mounts every family of test objects on one servlet context, the same on every listener. */
 public final class TestObjects {
@@ -26,17 +27,21 @@ public final class TestObjects {
     private TestObjects() {
     }
 
-    public static ServletContextHandler context() {
+    /** Every object: {@code /option} as a core handler ({@link OptionHandler}), the rest as servlets of one context. */
+    public static Handler handler() {
+        return new OptionHandler(context());
+    }
+
+    private static ServletContextHandler context() {
         SeedPage page = SeedPage.get();
         ServletContextHandler context = new ServletContextHandler("/");
         mount(context, "objects", new StaticObjectServlet(page.objects()), "/");
         mount(context, "push", new PushPageServlet(page.index(), page.dependencies()), "/push");
-        mount(context, "option", new OptionServlet(), "/option");
         mount(context, "articles", new ArticlesServlet(), "/articles/*");
         mount(context, "resources", new ResourcePageServlet(), "/resources");
         mount(context, "pushed-script", new PushedScriptServlet(), PushedScriptServlet.PAGE, PushedScriptServlet.SCRIPT);
         mount(context, "average", new AveragePageServlet(AveragePage.get()), AveragePage.PAGE_PATH, AveragePage.PREFIX + "*");
-        BodyFirstFilter.install(context, "option");
+        BodyFirstFilter.install(context);
         return context;
     }
 
