@@ -91,6 +91,11 @@ final class JettyEngine implements ProtocolEngine {
         return !closed && shared.live();
     }
 
+    /** This user's response timeouts, one timer for every engine's exchanges (HTTP/3's too). */
+    ResponseTimeouts responseTimeouts() {
+        return responseTimeouts;
+    }
+
     @Override
     public CompletableFuture<ExchangeResult> send(ExchangeRequest exchange, ConnectionProfile profile) {
         return sendOnce(exchange, profile);

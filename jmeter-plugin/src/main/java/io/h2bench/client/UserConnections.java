@@ -130,7 +130,7 @@ public final class UserConnections implements AutoCloseable {
             synchronized (this) {
                 h3 = quic;
                 if (h3 == null) {
-                    h3 = Http3Engine.open();
+                    h3 = Http3Engine.open(tcp.responseTimeouts());
                     quic = h3;
                 }
             }

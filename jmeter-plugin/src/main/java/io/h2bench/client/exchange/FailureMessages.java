@@ -45,7 +45,7 @@ public final class FailureMessages {
         if (cause instanceof NoH2OverAlpnException) {
             return cause.getMessage();
         }
-        if (request.mode().http3() && !(cause instanceof UnknownHostException)) {
+        if (request.mode().http3() && !(cause instanceof UnknownHostException) && !(cause instanceof TimeoutException)) {
             // Netty's QUIC and the h3 engine say what failed themselves; a TCP reading of them would mislead.
             String what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
             return "HTTP/3 " + request.method() + " " + request.uri() + " failed: " + what;

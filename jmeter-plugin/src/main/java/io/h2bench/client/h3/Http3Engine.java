@@ -4,6 +4,8 @@ import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolEngine;
+import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.exchange.ResponseWatchdog;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -28,17 +30,22 @@ public final class Http3Engine implements ProtocolEngine {
     public static final String ENGINE = "h3-netty";
 
     private final QuicTransport transport;
+    private final ResponseTimeouts responseTimeouts;
     private final Map<String, QuicConnection> connections = new ConcurrentHashMap<>();
     private final Set<Http3Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private Http3Engine(QuicTransport transport) {
+    private Http3Engine(QuicTransport transport, ResponseTimeouts responseTimeouts) {
         this.transport = transport;
+        this.responseTimeouts = responseTimeouts;
     }
 
-    /** A new user's HTTP/3 on the shared transport (which starts if it is not running). */
-    public static Http3Engine open() {
-        return new Http3Engine(QuicTransport.acquire());
+    /**
+     * A new user's HTTP/3 on the shared transport (which starts if it is not running); its response
+     * timeouts run on the user's {@code responseTimeouts}, by the TCP engines' rules.
+     */
+    public static Http3Engine open(ResponseTimeouts responseTimeouts) {
+        return new Http3Engine(QuicTransport.acquire(), responseTimeouts);
     }
 
     @Override
@@ -67,6 +74,9 @@ public final class Http3Engine implements ProtocolEngine {
             return recorder.result().thenApply(done -> done.sentBy(ENGINE));
         }
         Http3Exchange h3 = new Http3Exchange(exchange, connection, recorder);
+        // Silence counts from here, or from the written request when a connect timeout owns the handshake.
+        recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, h3::fail, exchange.responseTimeout().toMillis(),
+                !exchange.connectTimeout().isZero()));
         inFlight.add(h3);
         connection.ready().whenComplete((quic, failure) -> {
             if (failure != null) {

@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
@@ -45,7 +44,6 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
     private final ExchangeRecorder recorder;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile QuicStreamChannel stream;
-    private volatile long lastActivityNanos = System.nanoTime();
     /** The final response's head once its HEADERS came, or null. */
     private volatile ExchangeRecorder.ResponseHead head;
 
@@ -78,8 +76,11 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         } else {
             written = fin.writeLast(opened, headers);
         }
-        written.addListener(done -> recorder.requestWritten());
-        watchResponseTimeout();
+        written.addListener(done -> {
+            recorder.requestWritten();
+            // The response timeout's silence starts again here, as on the TCP engines (ResponseWatchdog).
+            recorder.activity();
+        });
     }
 
     private void fillRequestHeaders(Http3Headers headers) {
@@ -106,7 +107,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
     @Override
     protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
-        lastActivityNanos = System.nanoTime();
+        recorder.activity();
         CharSequence code = frame.headers().status();
         int status = code == null ? 0 : Integer.parseInt(code.toString());
         if (head != null || status < 200) {
@@ -125,7 +126,6 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
 
     @Override
     protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
-        lastActivityNanos = System.nanoTime();
         try {
             recorder.responseContent(frame.content().nioBuffer());
         } finally {
@@ -177,28 +177,5 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler {
         }
         recorder.completed(head, failure);
         return true;
-    }
-
-    /** Fails the exchange after the plan's response timeout of silence, as the TCP engines do. */
-    private void watchResponseTimeout() {
-        long millis = request.responseTimeout().toMillis();
-        if (millis <= 0) {
-            return;
-        }
-        stream.eventLoop().schedule(new Runnable() {
-            @Override
-            public void run() {
-                if (ended.get()) {
-                    return;
-                }
-                long silentNanos = System.nanoTime() - lastActivityNanos;
-                long limitNanos = TimeUnit.MILLISECONDS.toNanos(millis);
-                if (silentNanos >= limitNanos) {
-                    fail(new IOException("no response data for " + millis + " ms (response timeout)"));
-                } else {
-                    stream.eventLoop().schedule(this, limitNanos - silentNanos, TimeUnit.NANOSECONDS);
-                }
-            }
-        }, millis, TimeUnit.MILLISECONDS);
     }
 }
