@@ -77,9 +77,18 @@ public final class UserConnections implements AutoCloseable {
     /**
      * Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...).
      * A request the server says it never processed is sent once more ({@link UnprocessedRequests}); the
-     * result then spans both tries and says so ({@link ExchangeResult#retried()}).
+     * result then spans both tries and says so ({@link ExchangeResult#retried()}). A request that
+     * follows redirects sends each hop here too ({@link Redirects}), so every hop goes on the engine of
+     * its protocol, with this profile.
      */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
+        if (exchange.followRedirects()) {
+            return Redirects.follow(exchange, hop -> sendRetrying(hop, profile));
+        }
+        return sendRetrying(exchange, profile);
+    }
+
+    private CompletableFuture<ExchangeResult> sendRetrying(ExchangeRequest exchange, ConnectionProfile profile) {
         return sendOnce(exchange, profile).thenCompose(first -> {
             String why = UnprocessedRequests.retryReason(first);
             if (why == null || !usable()) {
