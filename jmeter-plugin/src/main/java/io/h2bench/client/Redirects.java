@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * "Redirect Automatically" as JMeter's HttpClient4 sampler does it (HttpClient's {@code RedirectExec}
@@ -17,7 +18,9 @@ import java.util.function.Function;
  * own engine and its connection, a new one on http to https, is measured. GET, HEAD, POST and DELETE
  * are redirected by 301, 302, 307 and 308, any method by 303; 307 and 308 keep the method and body,
  * the others turn the request into a GET without body or Content-Type (HEAD stays HEAD); the other
- * headers go along; a relative Location is resolved against the hop's URI. The hops make one result
+ * headers go along (as HttpClient4 copies the first request's, its Cookie header included, to every hop,
+ * another origin's too: JMeter's cookies are a header of that request); a relative Location is resolved
+ * against the hop's URI. The hops make one result
  * ({@link ExchangeResult#followedBy}): the final response and URI, times from the first request's
  * start to the last response's end, the connect times and wire bytes of every hop.
  */
@@ -38,15 +41,18 @@ public final class Redirects {
     }
 
     /**
-     * Sends {@code first} with {@code send}, then each hop its response redirects to, without waiting:
-     * the client's loop for requests that follow redirects themselves ({@link ExchangeRequest#followRedirects()}).
+     * Sends {@code first} with {@code send}, then each hop its response redirects to, without waiting
+     * (a hop is sent from the thread that completed the one before). {@code eachHop}: what the caller
+     * changes in a hop before it goes (the sampler: the Authorization Manager's credentials for the
+     * hop's URL, which HttpClient4 adds per hop), {@code UnaryOperator.identity()} for nothing.
      */
-    public static CompletableFuture<ExchangeResult> follow(ExchangeRequest first,
+    public static CompletableFuture<ExchangeResult> follow(ExchangeRequest first, UnaryOperator<ExchangeRequest> eachHop,
                                                            Function<ExchangeRequest, CompletableFuture<ExchangeResult>> send) {
-        return send.apply(first).thenCompose(result -> next(first, result, 0, send));
+        return send.apply(first).thenCompose(result -> next(first, result, 0, eachHop, send));
     }
 
     private static CompletableFuture<ExchangeResult> next(ExchangeRequest request, ExchangeResult result, int hops,
+                                                          UnaryOperator<ExchangeRequest> eachHop,
                                                           Function<ExchangeRequest, CompletableFuture<ExchangeResult>> send) {
         if (!isFollowed(request, result)) {
             return CompletableFuture.completedFuture(result);
@@ -54,8 +60,8 @@ public final class Redirects {
         if (hops >= request.maxRedirects()) {
             return CompletableFuture.completedFuture(tooMany(result, request.maxRedirects()));
         }
-        ExchangeRequest hop = nextHop(request, result);
-        return send.apply(hop).thenCompose(answer -> next(hop, result.followedBy(answer), hops + 1, send));
+        ExchangeRequest hop = eachHop.apply(nextHop(request, result));
+        return send.apply(hop).thenCompose(answer -> next(hop, result.followedBy(answer), hops + 1, eachHop, send));
     }
 
     /** Whether HttpClient4 would send another request for this response to {@code request}. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.UnaryOperator;
 
 /**
  * The connections of one virtual user, in whichever protocol each request asks for
@@ -82,8 +83,14 @@ public final class UserConnections implements AutoCloseable {
      * its protocol, with this profile.
      */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
+        return sendAsync(exchange, profile, UnaryOperator.identity());
+    }
+
+    /** As {@link #sendAsync(ExchangeRequest, ConnectionProfile)}; {@code eachHop} changes a redirect's hop before it goes. */
+    public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile,
+                                                       UnaryOperator<ExchangeRequest> eachHop) {
         if (exchange.followRedirects()) {
-            return Redirects.follow(exchange, hop -> sendRetrying(hop, profile));
+            return Redirects.follow(exchange, eachHop, hop -> sendRetrying(hop, profile));
         }
         return sendRetrying(exchange, profile);
     }

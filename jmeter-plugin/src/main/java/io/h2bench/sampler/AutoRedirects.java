@@ -5,6 +5,7 @@ import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.UnaryOperator;
 
 /**
  * "Redirect Automatically" for a sample's main request: the client's loop and rules ({@link Redirects},
@@ -18,10 +19,11 @@ final class AutoRedirects {
     private AutoRedirects() {
     }
 
-    /** Sends {@code first} and the hops it is redirected to, each by {@code send} on this thread. */
-    static ExchangeResult follow(Challenges.Hop send, ExchangeRequest first) throws InterruptedException {
+    /** Sends {@code first} and the hops it is redirected to, each changed by {@code eachHop} and sent by {@code send} on this thread. */
+    static ExchangeResult follow(Challenges.Hop send, ExchangeRequest first, UnaryOperator<ExchangeRequest> eachHop)
+            throws InterruptedException {
         try {
-            return Redirects.follow(first, request -> {
+            return Redirects.follow(first, eachHop, request -> {
                 try {
                     return CompletableFuture.completedFuture(send.send(request));
                 } catch (InterruptedException interrupted) {

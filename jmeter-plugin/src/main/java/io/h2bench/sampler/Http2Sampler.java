@@ -197,7 +197,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         if (pushed != null) {
             return page.started(placeholder, CompletableFuture.completedFuture(pushed));
         }
-        return page.started(placeholder, user.sendAsync(exchange, profile));
+        return page.started(placeholder, user.sendAsync(exchange, profile, ManagedHeaders.hopCredentials(this)));
     }
 
     /**
@@ -327,7 +327,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         };
         try {
             Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
-            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange) : hop.send(exchange);
+            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange, ManagedHeaders.hopCredentials(this)) : hop.send(exchange);
         } finally {
             inUse = null;
             if (last.get() != exchange) {

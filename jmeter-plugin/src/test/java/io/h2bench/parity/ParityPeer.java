@@ -56,7 +56,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  *   <li>{@code /early}: a 302 sent before reading the request body (which it never reads).</li>
  *   <li>{@code /redirect?to=URL}: a 302 to URL.</li>
  *   <li>{@code /hops?n=N}: a 302 to {@code /hops?n=N-1}, and at 0 to {@code /echo}.</li>
- *   <li>{@code /page}: an HTML page whose one image is {@code /hops?n=2} (a resource redirected twice).</li>
+ *   <li>{@code /page?img=URL}: an HTML page whose one image is URL, by default {@code /hops?n=2} (a resource redirected twice).</li>
  * </ul>
  * {@link #withHttp3} adds HTTP/3 on a UDP port of its own ({@link #h3Port()}), with the same answers.
  */
@@ -221,7 +221,7 @@ public final class ParityPeer implements AutoCloseable {
                 case "/early" -> redirect(response, callback, "/echo");
                 case "/redirect" -> redirect(response, callback, Request.extractQueryParameters(request).getValue("to"));
                 case "/hops" -> hops(request, response, callback);
-                case "/page" -> page(response, callback);
+                case "/page" -> page(request, response, callback);
                 default -> Response.writeError(request, response, callback, 404);
             }
             return true;
@@ -263,9 +263,11 @@ public final class ParityPeer implements AutoCloseable {
             redirect(response, callback, left <= 0 ? "/echo" : "/hops?n=" + (left - 1));
         }
 
-        private static void page(Response response, Callback callback) {
+        private static void page(Request request, Response response, Callback callback) {
+            String image = Request.extractQueryParameters(request).getValue("img");
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-            String html = "<html><head><title>redirected resource</title></head><body><img src=\"/hops?n=2\"></body></html>";
+            String html = "<html><head><title>redirected resource</title></head><body><img src=\""
+                    + (image == null ? "/hops?n=2" : image) + "\"></body></html>";
             response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
         }
 
