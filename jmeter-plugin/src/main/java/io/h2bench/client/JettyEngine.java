@@ -47,6 +47,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * {@value DirectConnections#ENGINE}), its own HTTP/2 ({@link DirectHttp2Connections},
  * {@value DirectHttp2Connections#ENGINE}), streams on Jetty's HTTP/2 sessions ({@link DirectSessions},
  * {@value DirectSessions#ENGINE}) and Jetty's {@code HttpClient} for the rest ({@value #CLIENT_ENGINE}).
+ * None of them follows redirects: {@link UserConnections} sends each hop here as a request of its own.
  */
 final class JettyEngine implements ProtocolEngine {
 
@@ -56,9 +57,10 @@ final class JettyEngine implements ProtocolEngine {
 
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
-     * what the other three paths leave: requests through a proxy, redirects the client follows,
-     * 100 Continue, the h2c Upgrade, h2 that may fall back to HTTP/1.1 by ALPN, the JETTY preset's
-     * HTTP/2, and an origin's HTTP/2 requests until its session exists for {@link DirectSessions}.
+     * what the other three paths leave: requests through a proxy, 100 Continue, the h2c Upgrade, h2
+     * that may fall back to HTTP/1.1 by ALPN, the JETTY preset's HTTP/2, and an origin's HTTP/2
+     * requests until its session exists for {@link DirectSessions}. Redirects are no reason: each hop
+     * is a request of its own ({@link Redirects}), sent by whichever path would send it alone.
      */
     static final String CLIENT_ENGINE = "jetty-httpclient";
 
@@ -141,7 +143,7 @@ final class JettyEngine implements ProtocolEngine {
         Request request = client.newRequest(uri)
                 .method(exchange.method())
                 .tag(tagFor(exchange.mode().multiplexed() ? 1 : exchange.maxConnectionsPerOrigin(), profile))
-                .followRedirects(exchange.followRedirects());
+                .followRedirects(false); // UserConnections follows them, hop by hop (Redirects)
         boolean upgrading = chooseVersion(request, exchange.mode(), uri);
         copyHeaders(request, exchange, upgrading ? upgradeSettings(profile) : null);
         if (upgrading && key != null) {

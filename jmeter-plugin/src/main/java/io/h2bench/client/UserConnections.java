@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.UnaryOperator;
 
 /**
  * The connections of one virtual user, in whichever protocol each request asks for
@@ -77,9 +78,24 @@ public final class UserConnections implements AutoCloseable {
     /**
      * Sends without waiting on connections made as {@code profile} says (proxy, source address, DNS, ...).
      * A request the server says it never processed is sent once more ({@link UnprocessedRequests}); the
-     * result then spans both tries and says so ({@link ExchangeResult#retried()}).
+     * result then spans both tries and says so ({@link ExchangeResult#retried()}). A request that
+     * follows redirects sends each hop here too ({@link Redirects}), so every hop goes on the engine of
+     * its protocol, with this profile.
      */
     public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile) {
+        return sendAsync(exchange, profile, UnaryOperator.identity());
+    }
+
+    /** As {@link #sendAsync(ExchangeRequest, ConnectionProfile)}; {@code eachHop} changes a redirect's hop before it goes. */
+    public CompletableFuture<ExchangeResult> sendAsync(ExchangeRequest exchange, ConnectionProfile profile,
+                                                       UnaryOperator<ExchangeRequest> eachHop) {
+        if (exchange.followRedirects()) {
+            return Redirects.follow(exchange, eachHop, hop -> sendRetrying(hop, profile));
+        }
+        return sendRetrying(exchange, profile);
+    }
+
+    private CompletableFuture<ExchangeResult> sendRetrying(ExchangeRequest exchange, ConnectionProfile profile) {
         return sendOnce(exchange, profile).thenCompose(first -> {
             String why = UnprocessedRequests.retryReason(first);
             if (why == null || !usable()) {

@@ -197,7 +197,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         if (pushed != null) {
             return page.started(placeholder, CompletableFuture.completedFuture(pushed));
         }
-        return page.started(placeholder, user.sendAsync(exchange, profile));
+        return page.started(placeholder, user.sendAsync(exchange, profile, ManagedHeaders.hopCredentials(this)));
     }
 
     /**
@@ -220,8 +220,10 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         }
         try {
             List<ExchangeResult> unused = resources.finish((placeholder, outcome) -> {
+                URL requested = placeholder.getURL();
+                placeholder.setURL(PageResources.finalUrl(requested, outcome));
                 fill(placeholder, outcome, placeholder.getURL());
-                placeholder.setSampleLabel(placeholder.getURL().toString());
+                placeholder.setSampleLabel(requested.toString());
                 if (outcome.pushed()) {
                     placeholder.setSamplerData(ResultMapper.pushSummary(outcome, true));
                 }
@@ -292,14 +294,15 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         ProtocolMode set = getHttpVersionSet();
         return new ExchangeRequest(method, uri, headers, body.bytes(), modeFor(set, url.getProtocol()),
                 Duration.ofMillis(Math.max(0, getConnectTimeout())), Duration.ofMillis(Math.max(0, getResponseTimeout())),
-                jettyFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), set == null);
+                clientFollowsRedirects(), isAcceptPush(), getMaxConnectionsPerOrigin(), set == null, MAX_REDIRECTS);
     }
 
     /**
      * Main requests follow "Redirect Automatically" hop by hop here ({@link AutoRedirects}); a page's
-     * resources, fetched all at once without waiting, leave it to Jetty (at most 8 hops, Jetty's limit).
+     * resources, fetched all at once without waiting, leave it to the client, which follows them by
+     * the same rules ({@link io.h2bench.client.Redirects}), each hop on the engine of its protocol.
      */
-    private boolean jettyFollowsRedirects() {
+    private boolean clientFollowsRedirects() {
         return page != null && getAutoRedirects();
     }
 
@@ -324,7 +327,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         };
         try {
             Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
-            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange) : hop.send(exchange);
+            return getAutoRedirects() ? AutoRedirects.follow(hop, exchange, ManagedHeaders.hopCredentials(this)) : hop.send(exchange);
         } finally {
             inUse = null;
             if (last.get() != exchange) {

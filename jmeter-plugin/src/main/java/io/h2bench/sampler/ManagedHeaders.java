@@ -1,10 +1,13 @@
 package io.h2bench.sampler;
 
+import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.HeaderField;
+import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.jmeter.protocol.http.control.AuthManager;
 import org.apache.jmeter.protocol.http.control.Authorization;
 import org.apache.jmeter.protocol.http.control.CookieManager;
@@ -58,6 +61,32 @@ final class ManagedHeaders {
         }
         headers.addAll(CacheBridge.conditionalHeaders(sampler.getCacheManager(), url));
         return headers;
+    }
+
+    /**
+     * The credentials of a redirect's hop as HttpClient4 sends them: its exec chain adds the
+     * Authorization Manager's preemptive Basic header per hop, for the hop's URL, so none goes to an
+     * origin the manager has no entry for; a Header Manager's own Authorization goes along with the
+     * other headers. For a page's resources it runs off the JMeter thread, reading the manager only.
+     */
+    static UnaryOperator<ExchangeRequest> hopCredentials(HTTPSamplerBase sampler) {
+        AuthManager auth = sampler.getAuthManager();
+        if (auth == null || plain(sampler).stream().anyMatch(field -> is(field, "Authorization"))) {
+            return UnaryOperator.identity();
+        }
+        return hop -> {
+            List<HeaderField> headers = new ArrayList<>(hop.headers());
+            headers.removeIf(field -> is(field, "Authorization"));
+            try {
+                String authorization = preemptiveBasic(auth, hop.uri().toURL());
+                if (authorization != null) {
+                    headers.add(new HeaderField("Authorization", authorization));
+                }
+            } catch (MalformedURLException | IllegalArgumentException notAUrl) {
+                // no URL, no entry of the manager: the hop goes without credentials
+            }
+            return hop.withHeaders(headers);
+        };
     }
 
     /**

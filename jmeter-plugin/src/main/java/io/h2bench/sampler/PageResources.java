@@ -52,6 +52,19 @@ final class PageResources {
         return push;
     }
 
+    /** As HttpClient4: a resource the client redirected automatically carries the URL it ended at. */
+    static URL finalUrl(URL requested, ExchangeResult outcome) {
+        // The URI of a request not redirected is the one parsed from this URL's text (SampleUris).
+        if (outcome.pushed() || outcome.uri().toString().equals(requested.toString())) {
+            return requested;
+        }
+        try {
+            return outcome.uri().toURL();
+        } catch (java.net.MalformedURLException | IllegalArgumentException unusable) {
+            return requested;
+        }
+    }
+
     /** A resource in flight: JMeter files the placeholder now, {@link #finish} fills it in. */
     HTTPSampleResult started(HTTPSampleResult placeholder, CompletableFuture<ExchangeResult> exchange) {
         // JMeter judges the page by its sub-results as it adds them; the real verdict comes at finish.

@@ -2,15 +2,22 @@ package io.h2bench.parity;
 
 import io.h2bench.server.TlsMaterial;
 import io.h2bench.server.TlsProfile;
+import io.h2bench.server.h3.Http3Connector;
+import io.h2bench.server.h3.QuicOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import javax.net.ssl.KeyManagerFactory;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -49,7 +56,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  *   <li>{@code /early}: a 302 sent before reading the request body (which it never reads).</li>
  *   <li>{@code /redirect?to=URL}: a 302 to URL.</li>
  *   <li>{@code /hops?n=N}: a 302 to {@code /hops?n=N-1}, and at 0 to {@code /echo}.</li>
+ *   <li>{@code /page?img=URL}: an HTML page whose one image is URL, by default {@code /hops?n=2} (a resource redirected twice).</li>
  * </ul>
+ * {@link #withHttp3} adds HTTP/3 on a UDP port of its own ({@link #h3Port()}), with the same answers.
  */
 public final class ParityPeer implements AutoCloseable {
 
@@ -64,8 +73,18 @@ public final class ParityPeer implements AutoCloseable {
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final ServerConnector clear;
     private final ServerConnector secure;
+    private final Http3Connector quic;
 
     public ParityPeer(Path workDir) throws Exception {
+        this(workDir, false);
+    }
+
+    /** A peer that also answers over HTTP/3, on the TLS port's certificate. */
+    public static ParityPeer withHttp3(Path workDir) throws Exception {
+        return new ParityPeer(workDir, true);
+    }
+
+    private ParityPeer(Path workDir, boolean http3) throws Exception {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         clear = new ServerConnector(server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http));
@@ -74,6 +93,11 @@ public final class ParityPeer implements AutoCloseable {
         secure.setHost("127.0.0.1");
         server.addConnector(clear);
         server.addConnector(secure);
+        quic = http3 ? new Http3Connector(server, http, quicKeys(workDir), QuicOptions.defaults()) : null;
+        if (quic != null) {
+            quic.setHost("127.0.0.1");
+            server.addConnector(quic);
+        }
         server.setHandler(new Counting(digestRealm(new Answers()), requests));
         server.start();
     }
@@ -110,14 +134,36 @@ public final class ParityPeer implements AutoCloseable {
     private static SslContextFactory.Server selfSignedTls(Path workDir) throws IOException {
         // RSA 2048, as h2bench's certificate was when these tests were written: HandshakeTimeoutParityTest
         // trickles the server's first 1,500 bytes, which an ECDSA certificate's flight does not reach.
-        TlsMaterial material = TlsMaterial.load(workDir.resolve("peer.p12"), TlsMaterial.GENERATED_PASSWORD, true,
-                java.util.List.of(), TlsProfile.KeyType.RSA_2048);
+        TlsMaterial material = material(workDir);
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(material.keystore().toAbsolutePath().toString());
         ssl.setKeyStorePassword(material.password());
         ssl.setKeyStoreType("PKCS12");
         ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
         return ssl;
+    }
+
+    private static KeyManagerFactory quicKeys(Path workDir) throws IOException {
+        TlsMaterial material = material(workDir);
+        try (InputStream in = Files.newInputStream(material.keystore())) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, material.password().toCharArray());
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, material.password().toCharArray());
+            return keys;
+        } catch (GeneralSecurityException unreadable) {
+            throw new IOException(unreadable);
+        }
+    }
+
+    /** The UDP port of HTTP/3 ({@link #withHttp3} only). */
+    public int h3Port() {
+        return quic.getLocalPort();
+    }
+
+    private static TlsMaterial material(Path workDir) throws IOException {
+        return TlsMaterial.load(workDir.resolve("peer.p12"), TlsMaterial.GENERATED_PASSWORD, true,
+                java.util.List.of(), TlsProfile.KeyType.RSA_2048);
     }
 
     /** {@code http://127.0.0.1:port} or {@code https://…} of this peer. */
@@ -175,6 +221,7 @@ public final class ParityPeer implements AutoCloseable {
                 case "/early" -> redirect(response, callback, "/echo");
                 case "/redirect" -> redirect(response, callback, Request.extractQueryParameters(request).getValue("to"));
                 case "/hops" -> hops(request, response, callback);
+                case "/page" -> page(request, response, callback);
                 default -> Response.writeError(request, response, callback, 404);
             }
             return true;
@@ -214,6 +261,14 @@ public final class ParityPeer implements AutoCloseable {
         private static void hops(Request request, Response response, Callback callback) {
             int left = Integer.parseInt(Request.extractQueryParameters(request).getValue("n"));
             redirect(response, callback, left <= 0 ? "/echo" : "/hops?n=" + (left - 1));
+        }
+
+        private static void page(Request request, Response response, Callback callback) {
+            String image = Request.extractQueryParameters(request).getValue("img");
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
+            String html = "<html><head><title>redirected resource</title></head><body><img src=\""
+                    + (image == null ? "/hops?n=2" : image) + "\"></body></html>";
+            response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
         }
 
         private static void redirect(Response response, Callback callback, String location) {

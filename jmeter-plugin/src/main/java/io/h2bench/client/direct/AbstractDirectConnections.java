@@ -51,11 +51,12 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     /**
-     * Not redirected by the client, not through a proxy, no 100 Continue expected: requests of
-     * those kinds stay with {@code HttpClient}, whose handling of them these classes do not repeat.
+     * Not through a proxy, no 100 Continue expected: requests of those kinds stay with
+     * {@code HttpClient}, whose handling of them these classes do not repeat. Redirects followed
+     * automatically come here hop by hop ({@code client.Redirects}), each a plain request.
      */
     protected static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
-        if (exchange.followRedirects() || profile.proxyFor(exchange.uri().getHost()) != null) {
+        if (profile.proxyFor(exchange.uri().getHost()) != null) {
             return false;
         }
         // A loop, not a stream: asked for every request (a stream's objects were 1 % of the sampler's CPU).

@@ -18,8 +18,8 @@ import java.util.List;
  * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
  * browser opens; more requests wait here, in order, for the first connection free.
  * <p>
- * Requests through a proxy, requests the client itself redirects and requests that expect a
- * 100 Continue stay with {@code HttpClient}, whose handling of those this class does not repeat.
+ * Requests through a proxy and requests that expect a 100 Continue stay with {@code HttpClient},
+ * whose handling of those this class does not repeat; a redirected request's hops come here.
  */
 public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
 

@@ -28,9 +28,9 @@ import org.eclipse.jetty.io.EndPoint;
  * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
  * waited on it goes to the next one.
  * <p>
- * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy, requests the client itself redirects,
+ * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy,
  * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
- * own) stay with {@code HttpClient} and {@link DirectSessions}.
+ * own) stay with {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 

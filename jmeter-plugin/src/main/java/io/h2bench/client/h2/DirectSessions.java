@@ -36,7 +36,7 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * requests to it with the same connection profile go straight onto its session, up to the server's
  * stream limit; more wait here, in order. A session that ends, refuses a stream or receives a
  * GOAWAY is forgotten, and the next request goes to {@code HttpClient}, which opens a new connection.
- * Requests the client itself redirects stay with {@code HttpClient}. Cleartext HTTP/2 with prior
+ * A redirected request's hops come here as requests of their own. Cleartext HTTP/2 with prior
  * knowledge and a browser's preset comes here no more: {@link DirectHttp2Connections} carries it on
  * connections of the sampler's own, without a session.
  */
@@ -58,7 +58,7 @@ public final class DirectSessions {
     /** Whether this engine may carry {@code exchange} at all (else it always goes through HttpClient). */
     public static boolean eligible(ExchangeRequest exchange) {
         ProtocolMode mode = exchange.mode();
-        return mode != ProtocolMode.HTTP_1_1 && !mode.http3() && !exchange.followRedirects();
+        return mode != ProtocolMode.HTTP_1_1 && !mode.http3();
     }
 
     /**

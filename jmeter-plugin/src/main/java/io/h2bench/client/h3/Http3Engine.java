@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * user's first request there and reused, with every concurrent request (a page's resources) on
  * its own stream of that one connection. Features QUIC cannot carry here are refused with a reason
  * before anything is sent: a proxy (in {@link io.h2bench.client.UserConnections}), a bandwidth
- * limit per connection (cps), a client certificate, and redirects followed inside the client.
+ * limit per connection (cps) and a client certificate. Redirects come here hop by hop, each a
+ * request of its own ({@link io.h2bench.client.UserConnections} follows them).
  */
 public final class Http3Engine implements ProtocolEngine {
 
@@ -109,10 +110,6 @@ public final class Http3Engine implements ProtocolEngine {
         if (profile.certificate() != null) {
             throw new IllegalArgumentException("HTTP/3 does not offer client certificates in this sampler yet: "
                     + "use HTTP_2 or HTTP_1_1 for a test with a Keystore Configuration");
-        }
-        if (exchange.followRedirects()) {
-            throw new IllegalArgumentException("HTTP/3 does not follow redirects inside the client: "
-                    + "use 'Follow Redirects' instead of 'Redirect Automatically'");
         }
         if (profile.preset().http3() == null) {
             throw new IllegalArgumentException("The " + profile.preset().displayName() + " preset has no HTTP/3 "
