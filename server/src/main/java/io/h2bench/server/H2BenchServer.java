@@ -81,7 +81,7 @@ public final class H2BenchServer implements AutoCloseable {
 
     /** Starts every listener behind the network {@code engine} emulates. */
     public static H2BenchServer start(ServerSettings settings, NetworkEngine engine) throws Exception {
-        // Before anything draws from the JDK's default random: handshake signatures draw from it.
+        // Before anything draws from the JDK's default random: JSSE's handshake signatures draw from it.
         HandshakeRandom.installAsDefault();
         NetworkEngine.Choice choice = engine.choose(settings.network());
         try {

@@ -177,7 +177,9 @@ public final class Main implements Callable<Integer> {
         TlsProfile profile = server.tlsProfile();
         out.println("tls: profile " + profile.flagValue() + ": " + (keystore == null ? profile.description() : tls.keyDescription()
                 + " certificate (--keystore), " + profile.description().replaceFirst("^.*certificate, ", ""))
-                + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : ""));
+                + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : "")
+                + (profile == TlsProfile.JSSE && server.tlsProvider() == TlsProvider.CONSCRYPT
+                        ? "; on Conscrypt, BoringSSL's own order for TLS 1.2 (AES-128-GCM first)" : ""));
         out.println(TlsProvider.bannerLine(server.tlsProvider(), server.tlsProviderFallbackReason()));
         WarmUp.Result warmed = server.warmUp();
         out.println("warm-up: " + (warmed.connections() == 0 && warmed.failure() == null ? "none (--warm-up 0)"
