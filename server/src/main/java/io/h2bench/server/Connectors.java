@@ -4,8 +4,6 @@ import java.security.SecureRandom;
 
 import javax.net.ssl.SSLEngine;
 
-import org.conscrypt.Conscrypt;
-
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -32,7 +30,7 @@ final class Connectors {
 
     /**
      * {@code altSvc} announces the h3 listener on the TLS listeners' HTTP/1.1 responses (HTTP/2's: Jetty's factory);
-     * {@code provider} runs the TCP TLS listeners, and must be one that loads here ({@link TlsProvider#conscryptUnavailableReason()}).
+     * {@code provider} runs the TCP TLS listeners, and must be one that loads here ({@link ConscryptTls#unavailableReason()}).
      */
     Connectors(Server server, TlsMaterial tls, TlsProfile profile, TlsProvider provider, AltSvc altSvc) {
         this.server = server;
@@ -122,7 +120,7 @@ final class Connectors {
         SslContextFactory.Server ssl = new TlsContextFactory();
         if (provider == TlsProvider.CONSCRYPT) {
             // Jetty's ALPN module for Conscrypt takes the SSLEngines of this provider (its appliesTo()), JDK's the JDK's.
-            ssl.setProvider(TlsProvider.CONSCRYPT_PROVIDER);
+            ssl.setProvider(ConscryptTls.PROVIDER);
         }
         ssl.setKeyStorePath(tls.keystore().toAbsolutePath().toString());
         ssl.setKeyStorePassword(tls.password());
@@ -147,9 +145,7 @@ final class Connectors {
         @Override
         public void customize(SSLEngine engine) {
             super.customize(engine);
-            if (Conscrypt.isConscrypt(engine)) {
-                Conscrypt.setUseSessionTickets(engine, true);
-            }
+            ConscryptTls.enableSessionTickets(engine);
         }
 
         @Override

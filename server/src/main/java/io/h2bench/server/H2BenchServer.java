@@ -70,7 +70,7 @@ public final class H2BenchServer implements AutoCloseable {
         this.engine = engine;
         this.tlsProfile = settings.tlsProfile();
         this.tlsProvider = tlsProvider;
-        this.tlsProviderFallbackReason = tlsProvider == settings.tlsProvider() ? null : TlsProvider.conscryptUnavailableReason();
+        this.tlsProviderFallbackReason = tlsProvider == settings.tlsProvider() ? null : ConscryptTls.unavailableReason();
         this.warmUp = warmUp;
     }
 
@@ -104,8 +104,8 @@ public final class H2BenchServer implements AutoCloseable {
         threads.setName("h2bench-server");
         Server server = new Server(threads);
         AltSvc altSvc = new AltSvc();
-        // Where Conscrypt's native library cannot load (not x86-64), JSSE, and the banner says why.
-        TlsProvider tlsProvider = settings.tlsProvider() == TlsProvider.CONSCRYPT && TlsProvider.conscryptUnavailableReason() != null
+        // Where Conscrypt cannot load (not x86-64, or not on the class path), JSSE, and the banner says why.
+        TlsProvider tlsProvider = settings.tlsProvider() == TlsProvider.CONSCRYPT && ConscryptTls.unavailableReason() != null
                 ? TlsProvider.JSSE : settings.tlsProvider();
         Connectors factory = new Connectors(server, tls, settings.tlsProfile(), tlsProvider, altSvc);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);

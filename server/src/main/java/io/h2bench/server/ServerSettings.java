@@ -17,8 +17,9 @@ import io.h2bench.server.netem.LinkProfile;
  * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}); and
  * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got) and
  * its QUIC settings ({@link QuicOptions}); the TLS profile ({@link TlsProfile}: the generated
- * certificate's key, the cipher order) and provider ({@link TlsProvider}: BoringSSL or JSSE); and how many connections per TCP listener the server makes
- * to itself before it is ready ({@link WarmUp}: none in tests, which start hundreds of servers).
+ * certificate's key, the cipher order) and provider ({@link TlsProvider}: BoringSSL or JSSE); and how
+ * many connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}:
+ * none in tests, which start hundreds of servers).
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
                              LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient,

@@ -1,10 +1,6 @@
 package io.h2bench.server;
 
-import java.security.Provider;
-import java.security.Security;
 import java.util.Locale;
-
-import org.conscrypt.Conscrypt;
 
 /**
  * Which TLS implementation the TCP TLS listeners (h1-tls, h2) run on. {@link #CONSCRYPT}, the
@@ -24,9 +20,6 @@ public enum TlsProvider {
     /** The JDK's TLS, in the profile's order for TLS 1.3 too: as h2bench served before. */
     JSSE("jsse", "JSSE (the JDK's)", "every cipher in the profile's order, as before");
 
-    /** The name Conscrypt's provider registers under, which Jetty's SslContextFactory asks for. */
-    static final String CONSCRYPT_PROVIDER = "Conscrypt";
-
     private final String flagValue;
     private final String implementation;
     private final String cipherChoice;
@@ -45,26 +38,6 @@ public enum TlsProvider {
     /** For the banner: what runs the handshakes and how the TLS 1.3 cipher is chosen. */
     public String description() {
         return implementation + ", " + cipherChoice;
-    }
-
-    /**
-     * Why Conscrypt cannot run here ({@code null} when it can): its native library exists for Linux,
-     * macOS and Windows on x86-64 only. Registers its provider, at the end of the JDK's list so that
-     * nothing else in the JVM (the warm-up's client, key stores) changes provider.
-     */
-    static synchronized String conscryptUnavailableReason() {
-        try {
-            if (!Conscrypt.isAvailable()) {
-                return "Conscrypt's native library did not load on " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
-            }
-            if (Security.getProvider(CONSCRYPT_PROVIDER) == null) {
-                Provider provider = Conscrypt.newProvider();
-                Security.addProvider(provider);
-            }
-            return null;
-        } catch (LinkageError | RuntimeException e) {
-            return "Conscrypt did not load: " + e;
-        }
     }
 
     /**
