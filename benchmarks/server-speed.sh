@@ -24,6 +24,7 @@ usage() {
 usage: benchmarks/server-speed.sh [options]
 
   --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
+  --server-options "…" more h2bench server flags, e.g. "--tls-provider jsse"
   --bodies "..."      from 100B 44kB 2MiB; default all three
   --connections "..." h2load's connections per row; default "100 1000"
   --protocols "..."   from h1 h1-tls h2 h2c; default all four
@@ -50,7 +51,7 @@ die_usage() {
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server_jar="$root/server/target/h2bench-server.jar"
+server_jar="$root/server/target/h2bench-server.jar" server_options=""
 bodies="100B 44kB 2MiB" connections="100 1000" protocols="h1 h1-tls h2 h2c" duration=10 warmup=5
 repeats=1 cold_rounds=4 streams=10 profile=false out=target/h2bench-server-speed
 command_line="benchmarks/server-speed.sh${*:+ $*}"
@@ -58,12 +59,13 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --profile) profile=true; shift; continue ;;
-    --server-jar|--bodies|--connections|--protocols|--duration|--warmup|--repeats|--cold-rounds|--streams|--out)
+    --server-jar|--server-options|--bodies|--connections|--protocols|--duration|--warmup|--repeats|--cold-rounds|--streams|--out)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
   case "$1" in
     --server-jar) server_jar="$2" ;;
+    --server-options) server_options="$2" ;;
     --bodies) bodies="$2" ;;
     --connections) connections="$2" ;;
     --protocols) protocols="$2" ;;
@@ -158,7 +160,8 @@ export_pem "$tmp/h2bench.p12" h2bench "$tmp"
 
 declare -A h2bench_ports nginx_ports
 echo "== starting h2bench's server ($server_jar) in a session of its own" >&2
-server_launcher=setsid start_server "$run" --keystore "$tmp/h2bench.p12" --keystore-password h2bench
+read -r -a extra_options <<<"$server_options"
+server_launcher=setsid start_server "$run" --keystore "$tmp/h2bench.p12" --keystore-password h2bench ${extra_options[@]+"${extra_options[@]}"}
 h2bench_ports=([h1]="$(server_port h1_port)" [h1-tls]="$(server_port tls_port)" [h2]="$(server_port h2_port)" [h2c]="$(server_port h2c_port)")
 
 # The bodies as h2bench sends them, byte for byte, become nginx's files.
@@ -240,7 +243,8 @@ done
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server 2>/dev/null || echo ' (server/ changed since)')"
-  echo "h2bench server jar: $server_jar ($(date -u -r "$server_jar" '+%Y-%m-%d %H:%M UTC'))"
+  echo "h2bench server jar: $server_jar ($(date -u -r "$server_jar" '+%Y-%m-%d %H:%M UTC'))${server_options:+, options $server_options}"
+  grep '^tls: provider' "$run/server.log" || true
   echo "nginx: $(/usr/sbin/nginx -v 2>&1 | sed 's/^nginx version: //'), 2 workers; h2load: $(h2load --version | head -1)"
   echo "certificate: $(openssl x509 -in "$tmp/cert.pem" -noout -text | sed -n 's/^ *Public Key Algorithm: //p' | head -1), from $keystore"
   echo "cores: $(nproc), cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"

@@ -2,6 +2,8 @@ package io.h2bench.server;
 
 import java.security.SecureRandom;
 
+import javax.net.ssl.SSLEngine;
+
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -23,13 +25,18 @@ final class Connectors {
     private final Server server;
     private final TlsMaterial tls;
     private final TlsProfile profile;
+    private final TlsProvider provider;
     private final AltSvc altSvc;
 
-    /** {@code altSvc} announces the h3 listener on the TLS listeners' HTTP/1.1 responses (HTTP/2's: Jetty's factory). */
-    Connectors(Server server, TlsMaterial tls, TlsProfile profile, AltSvc altSvc) {
+    /**
+     * {@code altSvc} announces the h3 listener on the TLS listeners' HTTP/1.1 responses (HTTP/2's: Jetty's factory);
+     * {@code provider} runs the TCP TLS listeners, and must be one that loads here ({@link ConscryptTls#unavailableReason()}).
+     */
+    Connectors(Server server, TlsMaterial tls, TlsProfile profile, TlsProvider provider, AltSvc altSvc) {
         this.server = server;
         this.tls = tls;
         this.profile = profile;
+        this.provider = provider;
         this.altSvc = altSvc;
     }
 
@@ -111,6 +118,10 @@ final class Connectors {
 
     private SslContextFactory.Server sslContextFactory() {
         SslContextFactory.Server ssl = new TlsContextFactory();
+        if (provider == TlsProvider.CONSCRYPT) {
+            // Jetty's ALPN module for Conscrypt takes the SSLEngines of this provider (its appliesTo()), JDK's the JDK's.
+            ssl.setProvider(ConscryptTls.PROVIDER);
+        }
         ssl.setKeyStorePath(tls.keystore().toAbsolutePath().toString());
         ssl.setKeyStorePassword(tls.password());
         ssl.setKeyStoreType("PKCS12");
@@ -122,10 +133,20 @@ final class Connectors {
         return ssl;
     }
 
-    /** Jetty's factory of a TLS listener's SSLContext, which draws from a {@link HandshakeRandom}, not JSSE's default. */
+    /**
+     * Jetty's factory of a TLS listener's SSLContext. On JSSE it draws from a {@link HandshakeRandom}, not JSSE's
+     * default; Conscrypt ignores the random it is given (BoringSSL keeps a generator per thread of its own, with no
+     * JVM-wide lock), and gets session tickets, which it issues only when asked, as JSSE, Caddy and nginx issue them.
+     */
     static final class TlsContextFactory extends SslContextFactory.Server {
 
         private final SecureRandom random = HandshakeRandom.create();
+
+        @Override
+        public void customize(SSLEngine engine) {
+            super.customize(engine);
+            ConscryptTls.enableSessionTickets(engine);
+        }
 
         @Override
         protected SecureRandom getSecureRandomInstance() {

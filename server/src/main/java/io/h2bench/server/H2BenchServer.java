@@ -49,11 +49,14 @@ public final class H2BenchServer implements AutoCloseable {
     private final LinkProfile network;
     private final NetworkEngine.Choice engine;
     private final TlsProfile tlsProfile;
+    private final TlsProvider tlsProvider;
+    private final String tlsProviderFallbackReason;
     private final WarmUp.Result warmUp;
 
     private H2BenchServer(Server server, Map<Listener, ServerConnector> connectors, Map<Listener, AtomicLong> accepted,
                           Map<Listener, RefusalLog> refused, RequestCounter requests, Map<Listener, LatencyProxy> proxies, Http3Listener h3,
-                          TlsMaterial tls, ServerSettings settings, NetworkEngine.Choice engine, WarmUp.Result warmUp) {
+                          TlsMaterial tls, ServerSettings settings, TlsProvider tlsProvider, NetworkEngine.Choice engine,
+                          WarmUp.Result warmUp) {
         this.server = server;
         this.connectors = connectors;
         this.accepted = accepted;
@@ -66,6 +69,8 @@ public final class H2BenchServer implements AutoCloseable {
         this.network = settings.network();
         this.engine = engine;
         this.tlsProfile = settings.tlsProfile();
+        this.tlsProvider = tlsProvider;
+        this.tlsProviderFallbackReason = tlsProvider == settings.tlsProvider() ? null : ConscryptTls.unavailableReason();
         this.warmUp = warmUp;
     }
 
@@ -76,7 +81,7 @@ public final class H2BenchServer implements AutoCloseable {
 
     /** Starts every listener behind the network {@code engine} emulates. */
     public static H2BenchServer start(ServerSettings settings, NetworkEngine engine) throws Exception {
-        // Before anything draws from the JDK's default random: handshake signatures draw from it.
+        // Before anything draws from the JDK's default random: JSSE's handshake signatures draw from it.
         HandshakeRandom.installAsDefault();
         NetworkEngine.Choice choice = engine.choose(settings.network());
         try {
@@ -99,7 +104,10 @@ public final class H2BenchServer implements AutoCloseable {
         threads.setName("h2bench-server");
         Server server = new Server(threads);
         AltSvc altSvc = new AltSvc();
-        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), altSvc);
+        // Where Conscrypt cannot load (not x86-64, or not on the class path), JSSE, and the banner says why.
+        TlsProvider tlsProvider = settings.tlsProvider() == TlsProvider.CONSCRYPT && ConscryptTls.unavailableReason() != null
+                ? TlsProvider.JSSE : settings.tlsProvider();
+        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), tlsProvider, altSvc);
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
         Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
@@ -159,7 +167,7 @@ public final class H2BenchServer implements AutoCloseable {
                 throw e;
             }
         }
-        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, choice, warmUp);
+        return new H2BenchServer(server, connectors, accepted, refused, requests, proxies, h3, tls, settings, tlsProvider, choice, warmUp);
     }
 
     /** Jetty's own address of each listener (behind the byte proxy: its internal port; a wildcard bind: loopback). */
@@ -277,6 +285,16 @@ public final class H2BenchServer implements AutoCloseable {
     /** The certificate kind a generated key store gets and the cipher order ({@code --tls-profile}). */
     public TlsProfile tlsProfile() {
         return tlsProfile;
+    }
+
+    /** What runs the TCP TLS listeners: the one {@code --tls-provider} asked for, or JSSE where Conscrypt cannot load. */
+    public TlsProvider tlsProvider() {
+        return tlsProvider;
+    }
+
+    /** Why the TCP TLS listeners run on JSSE though Conscrypt was asked for; {@code null} when they run on what was asked. */
+    public String tlsProviderFallbackReason() {
+        return tlsProviderFallbackReason;
     }
 
     /** The connections the server made to itself before it was ready ({@link WarmUp}). */

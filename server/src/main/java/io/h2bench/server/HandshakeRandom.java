@@ -16,7 +16,9 @@ import java.util.function.Supplier;
  * (server random, session IDs, the ticket, the key share); 1,000 TLS connections opened at once on a fresh
  * server left 136 of its 200 threads waiting for that lock and the server stalled. A handshake's
  * signature draws from the JVM's default random instead (JSSE passes none), so the server makes this
- * kind the default too ({@link #installAsDefault()}).
+ * kind the default too ({@link #installAsDefault()}). Only the listeners on JSSE ({@code --tls-provider jsse})
+ * draw from it: Conscrypt ignores the random its SSLContext is given, and BoringSSL keeps a generator per
+ * thread of its own. The default stays the JVM's for the rest (the warm-up's JSSE client among them).
  */
 final class HandshakeRandom {
 

@@ -52,6 +52,12 @@ public final class Main implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}). With --keystore it sets the cipher order only.")
     TlsProfile tlsProfile = TlsProfile.WEB;
 
+    @Option(names = "--tls-provider", paramLabel = "NAME", converter = TlsProviderConverter.class,
+            description = "What runs the TCP TLS listeners (h1-tls, h2): conscrypt, BoringSSL in native code as maintained "
+                    + "servers' TLS is (TLS 1.3's cipher in the client's order, as nginx; no TLS 1.3 session ticket); "
+                    + "jsse, the JDK's, as h2bench ran before (default: ${DEFAULT-VALUE}; jsse where Conscrypt cannot load).")
+    TlsProvider tlsProvider = TlsProvider.CONSCRYPT;
+
     @Option(names = "--warm-up", paramLabel = "CONNECTIONS",
             description = "New connections the server makes to each of its TCP listeners before it is ready, so that the JIT "
                     + "has compiled TLS, HTTP/1.1 and HTTP/2 before the first client; 0 = none (default: ${DEFAULT-VALUE}).")
@@ -158,6 +164,7 @@ public final class Main implements Callable<Integer> {
                 .withConnectionCaps(maxConnections, maxConnectionsPerClient)
                 .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry))
                 .withTlsProfile(tlsProfile)
+                .withTlsProvider(tlsProvider)
                 .withWarmUp(warmUp);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
@@ -170,7 +177,10 @@ public final class Main implements Callable<Integer> {
         TlsProfile profile = server.tlsProfile();
         out.println("tls: profile " + profile.flagValue() + ": " + (keystore == null ? profile.description() : tls.keyDescription()
                 + " certificate (--keystore), " + profile.description().replaceFirst("^.*certificate, ", ""))
-                + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : ""));
+                + (profile == TlsProfile.WEB ? " (--tls-profile jsse: RSA 2048 and JSSE's order, as before)" : "")
+                + (profile == TlsProfile.JSSE && server.tlsProvider() == TlsProvider.CONSCRYPT
+                        ? "; on Conscrypt, BoringSSL's own order for TLS 1.2 (AES-128-GCM first)" : ""));
+        out.println(TlsProvider.bannerLine(server.tlsProvider(), server.tlsProviderFallbackReason()));
         WarmUp.Result warmed = server.warmUp();
         out.println("warm-up: " + (warmed.connections() == 0 && warmed.failure() == null ? "none (--warm-up 0)"
                 : warmed.describe() + ", before the first client (--warm-up 0 skips it)"));
@@ -195,6 +205,14 @@ public final class Main implements Callable<Integer> {
         @Override
         public TlsProfile convert(String value) {
             return TlsProfile.of(value);
+        }
+    }
+
+    /** {@code --tls-provider conscrypt|jsse}, in any case. */
+    static final class TlsProviderConverter implements CommandLine.ITypeConverter<TlsProvider> {
+        @Override
+        public TlsProvider convert(String value) {
+            return TlsProvider.of(value);
         }
     }
 

@@ -17,12 +17,14 @@ import io.h2bench.server.netem.LinkProfile;
  * connections a listener keeps open, in all and from one client address ({@link ConnectionCap}); and
  * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got) and
  * its QUIC settings ({@link QuicOptions}); the TLS profile ({@link TlsProfile}: the generated
- * certificate's key, the cipher order); and how many connections per TCP listener the server makes
- * to itself before it is ready ({@link WarmUp}: none in tests, which start hundreds of servers).
+ * certificate's key, the cipher order) and provider ({@link TlsProvider}: BoringSSL or JSSE); and how
+ * many connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}:
+ * none in tests, which start hundreds of servers).
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
                              LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient,
-                             int h3Port, QuicOptions quic, TlsProfile tlsProfile, int warmUpConnections) {
+                             int h3Port, QuicOptions quic, TlsProfile tlsProfile, TlsProvider tlsProvider,
+                             int warmUpConnections) {
 
     /** Open connections per listener: four listeners stay within a 20,000 file-descriptor limit, proxied too. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
@@ -34,6 +36,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(quic, "quic");
         Objects.requireNonNull(tlsProfile, "tlsProfile");
+        Objects.requireNonNull(tlsProvider, "tlsProvider");
         if (warmUpConnections < 0) {
             throw new IllegalArgumentException("warm-up connections must be 0 or more, were " + warmUpConnections);
         }
@@ -61,7 +64,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false,
                 DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, Http3Listener.ON_H2_PORT,
-                QuicOptions.defaults(), TlsProfile.WEB, WarmUp.DEFAULT_CONNECTIONS);
+                QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, WarmUp.DEFAULT_CONNECTIONS);
     }
 
     /**
@@ -74,7 +77,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
             ports.put(listener, 0);
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0, QuicOptions.defaults(), TlsProfile.WEB, 0);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0, QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, 0);
     }
 
     public int port(Listener listener) {
@@ -84,47 +87,52 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     /** The h3 listener's UDP port: 0 = ephemeral, {@link Http3Listener#ON_H2_PORT} = the number the h2 listener got. */
     public ServerSettings withH3Port(int port) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     /** At most {@code perListener} open connections per listener, {@code perClient} of them from one address. */
     public ServerSettings withConnectionCaps(int perListener, int perClient) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     public ServerSettings withCountRequests(boolean count) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
     }
 
     /** The certificate a generated key store gets and the cipher order ({@code --tls-profile}). */
     public ServerSettings withTlsProfile(TlsProfile profile) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, profile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, profile, tlsProvider, warmUpConnections);
+    }
+
+    /** What runs the TCP TLS listeners' handshakes and records ({@code --tls-provider}). */
+    public ServerSettings withTlsProvider(TlsProvider provider) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, provider, warmUpConnections);
     }
 
     /** Connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}); 0 = none. */
     public ServerSettings withWarmUp(int connections) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, connections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, connections);
     }
 
     /** The h3 listener's congestion control, initial window, Retry and qlog. */
     public ServerSettings withQuic(QuicOptions options) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, options, tlsProfile, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, options, tlsProfile, tlsProvider, warmUpConnections);
     }
 }

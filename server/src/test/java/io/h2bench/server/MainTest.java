@@ -25,7 +25,7 @@ class MainTest {
 
         assertThat(code).isZero();
         assertThat(text(out)).contains("--bind", "--h1-port", "--tls-port", "--h2-port", "--h2c-port", "--h3-port",
-                "--keystore", "--keystore-password", "--tls-profile", "--warm-up");
+                "--keystore", "--keystore-password", "--tls-profile", "--tls-provider", "--warm-up");
         assertThat(text(out)).contains("(default: web)", "(default: " + WarmUp.DEFAULT_CONNECTIONS + ")");
     }
 
