@@ -47,6 +47,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * {@value DirectConnections#ENGINE}), its own HTTP/2 ({@link DirectHttp2Connections},
  * {@value DirectHttp2Connections#ENGINE}), streams on Jetty's HTTP/2 sessions ({@link DirectSessions},
  * {@value DirectSessions#ENGINE}) and Jetty's {@code HttpClient} for the rest ({@value #CLIENT_ENGINE}).
+ * An https request whose HTTP version the scheme chose (h2, or http/1.1 if the server's ALPN picks
+ * it) goes to the own HTTP/2, which hands the handshake's socket to the own HTTP/1.1 when ALPN chose
+ * http/1.1, and the origin's next ones straight to the own HTTP/1.1 while that choice holds.
  * None of them follows redirects: {@link UserConnections} sends each hop here as a request of its own.
  */
 final class JettyEngine implements ProtocolEngine {
@@ -57,10 +60,13 @@ final class JettyEngine implements ProtocolEngine {
 
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
-     * what the other three paths leave: requests through a proxy, 100 Continue, the h2c Upgrade, h2
-     * that may fall back to HTTP/1.1 by ALPN, the JETTY preset's HTTP/2, and an origin's HTTP/2
-     * requests until its session exists for {@link DirectSessions}. Redirects are no reason: each hop
-     * is a request of its own ({@link Redirects}), sent by whichever path would send it alone.
+     * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, and h2
+     * through CONNECT until the session exists for {@link DirectSessions}), requests that expect a
+     * 100 Continue, the request that asks for the h2c Upgrade, and the JETTY preset's HTTP/2 (whose
+     * SETTINGS are {@code HTTP2Client}'s) until its session exists. h2 that may fall back to
+     * HTTP/1.1 by ALPN is no reason any more: the own engines carry it ({@link DirectHttp2Connections}
+     * hands the socket to {@link DirectConnections} when ALPN chose http/1.1). Nor are redirects:
+     * each hop is a request of its own ({@link Redirects}), sent by whichever path would send it alone.
      */
     static final String CLIENT_ENGINE = "jetty-httpclient";
 
@@ -81,6 +87,7 @@ final class JettyEngine implements ProtocolEngine {
         this.sessions = new DirectSessions(shared.registry(), responseTimeouts);
         this.connections = new DirectConnections(shared, responseTimeouts);
         this.http2Connections = new DirectHttp2Connections(shared, responseTimeouts);
+        http2Connections.fallBackTo(connections);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
@@ -109,11 +116,15 @@ final class JettyEngine implements ProtocolEngine {
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         if (DirectConnections.eligible(exchange, profile)) {
-            return named(connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile), DirectConnections.ENGINE);
+            return connections.send(new OriginKey(origin(exchange.uri()), profile), exchange);
         }
         if (DirectHttp2Connections.eligible(exchange, profile)) {
-            return named(http2Connections.send(new OriginKey(origin(exchange.uri()), profile), exchange, profile),
-                    DirectHttp2Connections.ENGINE);
+            OriginKey key = new OriginKey(origin(exchange.uri()), profile);
+            // ALPN chose http/1.1 for this origin on a connection that still lives: its requests go there, as HttpClient's would.
+            if (exchange.alpnFallback() && connections.choseHttp11(key)) {
+                return connections.send(key, exchange);
+            }
+            return http2Connections.send(key, exchange);
         }
         if (!DirectSessions.eligible(exchange)) {
             return named(sendViaClient(exchange, profile, null), CLIENT_ENGINE);

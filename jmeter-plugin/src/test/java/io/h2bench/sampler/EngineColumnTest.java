@@ -61,10 +61,10 @@ class EngineColumnTest {
     }
 
     @Test
-    void shouldNameHttpClientThenQuicWhenHttp3IsChosenByAltSvc() {
+    void shouldNameTheSamplersOwnHttp2ThenQuicWhenHttp3IsChosenByAltSvc() {
         fixture.target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_3_ALT_SVC);
 
-        assertSentBy(fixture.sampler.sample(), "jetty-httpclient");
+        assertSentBy(fixture.sampler.sample(), "h2-own");
         assertSentBy(fixture.sampler.sample(), "h3-netty");
     }
 
@@ -77,8 +77,8 @@ class EngineColumnTest {
         // The page's response advertised h3: its resources went over QUIC, the page itself over TCP.
         SampleResult[] parts = page.getSubResults();
         assertThat(page.isSuccessful()).as(page.getResponseMessage()).isTrue();
-        assertThat(variables.get(EngineColumn.VARIABLE)).isEqualTo("jetty-httpclient");
-        assertThat(parts[0].getSamplerData()).contains("Engine: jetty-httpclient\n");
+        assertThat(variables.get(EngineColumn.VARIABLE)).isEqualTo("h2-own");
+        assertThat(parts[0].getSamplerData()).contains("Engine: h2-own\n");
         assertThat(parts[parts.length - 1].getSamplerData()).contains("Engine: h3-netty\n");
     }
 

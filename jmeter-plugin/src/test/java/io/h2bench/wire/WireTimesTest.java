@@ -81,6 +81,10 @@ class WireTimesTest {
         H1_OWN(Listener.H1_TLS, ProtocolMode.HTTP_1_1, BrowserPreset.CHROME, "h1-own"),
         H2_OWN_CLEAR(Listener.H2C, ProtocolMode.H2C, BrowserPreset.CHROME, "h2-own"),
         H2_OWN(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h2-own"),
+        /** The sampler's default for https (HTTP/2, ALPN may choose http/1.1): the server chose h2... */
+        H2_OWN_BY_ALPN(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h2-own"),
+        /** ...or http/1.1, the only protocol it knows: the handshake's socket goes on as HTTP/1.1. */
+        H1_OWN_BY_ALPN(Listener.H1_TLS, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h1-own"),
         /** Jetty's HTTP/2 settings: HttpClient opens the connection for the first request... */
         JETTY_HTTPCLIENT(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.JETTY, "jetty-httpclient"),
         /** ...and the second goes on its session: the one engine that never opens a connection. */
@@ -101,7 +105,8 @@ class WireTimesTest {
 
         ExchangeRequest request() {
             URI base = listener == null ? server.h3BaseUri() : server.baseUri(listener);
-            return ExchangeRequest.get(URI.create(base + PATH), mode);
+            ExchangeRequest request = ExchangeRequest.get(URI.create(base + PATH), mode);
+            return this == H2_OWN_BY_ALPN || this == H1_OWN_BY_ALPN ? request.withAlpnFallback(true) : request;
         }
 
         boolean reusesConnection() {

@@ -37,16 +37,21 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     protected final OriginConnector connector;
     private final ResponseTimeouts responseTimeouts;
     private final BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange;
+    private final String engine;
     private final Map<OriginKey, OriginConnections<E>> origins = new ConcurrentHashMap<>();
     private final Set<E> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** {@code newExchange}: the protocol's exchange for a request and the recorder of its events. */
+    /**
+     * {@code newExchange}: the protocol's exchange for a request and the recorder of its events;
+     * {@code engine}: the name its samples carry.
+     */
     protected AbstractDirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts,
-                              BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange) {
+                              BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange, String engine) {
         this.shared = shared;
         this.responseTimeouts = responseTimeouts;
         this.newExchange = newExchange;
+        this.engine = engine;
         this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
     }
 
@@ -69,17 +74,45 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     /** A new origin's connections of this user, to which its requests go from now on. */
-    protected abstract OriginConnections<E> newOrigin(ConnectionProfile profile);
+    protected abstract OriginConnections<E> newOrigin(OriginKey key);
 
-    public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request, ConnectionProfile profile) {
+    /** The origin's connections of this user, or null before its first request. */
+    protected final OriginConnections<E> existingOrigin(OriginKey key) {
+        return origins.get(key);
+    }
+
+    /** The origin's connections of this user, made on its first request. */
+    protected final OriginConnections<E> origin(OriginKey key) {
+        return origins.computeIfAbsent(key, this::newOrigin);
+    }
+
+    /** Sends {@code request}; its result names the engine that carried it in the end (ExchangeResult#engine). */
+    public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request) {
         ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
-        E exchange = newExchange.apply(request, recorder);
+        E exchange = track(newExchange.apply(request, recorder));
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
                 !request.connectTimeout().isZero()));
-        inFlight.add(exchange);
-        CompletableFuture<ExchangeResult> result = exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
-        origins.computeIfAbsent(key, ignored -> newOrigin(profile)).send(exchange);
+        CompletableFuture<ExchangeResult> result = exchange.result().thenApply(done -> done.sentBy(exchange.engine()));
+        origin(key).send(exchange);
         return result;
+    }
+
+    /**
+     * This protocol's exchange for {@code from}'s request, which another engine handed over
+     * ({@link AlpnHandover}): on the same recorder, so the same sample; the stop button and the
+     * response timeout, which hold {@code from}, reach it through {@code from}.
+     */
+    protected final E successorOf(DirectExchange from) {
+        E exchange = track(newExchange.apply(from.request(), from.recorder()));
+        from.handedTo(exchange);
+        return exchange;
+    }
+
+    private E track(E exchange) {
+        exchange.sentBy(engine);
+        inFlight.add(exchange);
+        exchange.result().whenComplete((done, failure) -> inFlight.remove(exchange));
+        return exchange;
     }
 
     /** Ends every exchange in flight here with {@code reason} (JMeter's stop button). */

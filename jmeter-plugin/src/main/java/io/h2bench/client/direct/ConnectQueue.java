@@ -27,6 +27,14 @@ public final class ConnectQueue<E extends DirectExchange> {
         return startConnect(open, max);
     }
 
+    /**
+     * A connection the other protocol's engine opened joins (ALPN chose this protocol on it): it
+     * counts as a connect under way until it opens ({@link #connected}).
+     */
+    public void adopted() {
+        connecting++;
+    }
+
     /** A connect succeeded: one fewer is under way. */
     public void connected() {
         connecting--;

@@ -12,6 +12,10 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
 
     protected final ExchangeRequest request;
     protected final ExchangeRecorder recorder;
+    /** The engine's name its samples carry, set by the connections that send it. */
+    private String engine;
+    /** The other engine's exchange that carries this one's request on, once ALPN handed it over ({@link AlpnHandover}). */
+    private volatile DirectExchange successor;
 
     protected DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this.request = request;
@@ -28,6 +32,39 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
         return recorder;
     }
 
-    /** Ends the exchange now with {@code failure} (response timeout, the stop button). */
-    public abstract void abort(Throwable failure);
+    /**
+     * Ends the exchange now with {@code failure} (response timeout, the stop button); one handed over
+     * to another engine ends there, where its request went on.
+     */
+    public final void abort(Throwable failure) {
+        DirectExchange next = successor;
+        if (next != null) {
+            next.abort(failure);
+        } else {
+            abortHere(failure);
+        }
+    }
+
+    /** {@link #abort} on this engine's connection. */
+    protected abstract void abortHere(Throwable failure);
+
+    /** The name of the engine that carried the request in the end (ExchangeResult#engine). */
+    public final String engine() {
+        DirectExchange next = successor;
+        return next != null ? next.engine() : engine;
+    }
+
+    final void sentBy(String engineName) {
+        engine = engineName;
+    }
+
+    /** Whether another engine carries this request on ({@link #handedTo}). */
+    protected final boolean handedOver() {
+        return successor != null;
+    }
+
+    /** {@code next}, of the engine ALPN chose, carries this request on: with the same recorder, so the same sample. */
+    final void handedTo(DirectExchange next) {
+        successor = next;
+    }
 }

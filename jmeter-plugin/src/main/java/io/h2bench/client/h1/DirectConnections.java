@@ -2,14 +2,23 @@ package io.h2bench.client.h1;
 
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
+import io.h2bench.client.direct.AlpnHandover;
 import io.h2bench.client.direct.ConnectQueue;
+import io.h2bench.client.direct.DirectExchange;
+import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
+import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.wire.WireConnection;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 
 /**
  * A virtual user's HTTP/1.1 connections that the sampler drives itself (issue 20): Jetty's
@@ -20,14 +29,37 @@ import java.util.List;
  * <p>
  * Requests through a proxy and requests that expect a 100 Continue stay with {@code HttpClient},
  * whose handling of those this class does not repeat; a redirected request's hops come here.
+ * <p>
+ * An https request that may fall back from h2 ({@code ExchangeRequest#alpnFallback}, the sampler's
+ * default) comes here on the TLS connection {@code DirectHttp2Connections} opened when the server's
+ * ALPN chose http/1.1 or nothing ({@link #adopt}), with the requests that waited for it. The origin's
+ * choice is then remembered as Jetty's {@code HttpClient} remembers it, in its live connections
+ * ({@link #choseHttp11}): while one of this user's HTTP/1.1 connections to it lives, its requests
+ * come here directly, and the connections opened for them meanwhile are HTTP/1.1 ones as this class
+ * always opens them (no ALPN); once none lives, the next request offers h2 again.
  */
-public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> {
+public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> implements AlpnHandover {
 
     /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/1.1. */
     public static final String ENGINE = "h1-own";
 
     public DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
-        super(shared, responseTimeouts, Http11Exchange::new);
+        super(shared, responseTimeouts, Http11Exchange::new, ENGINE);
+    }
+
+    /** Whether ALPN chose http/1.1 on a connection of this user to {@code key}'s origin, and one of them still lives. */
+    public boolean choseHttp11(OriginKey key) {
+        return existingOrigin(key) instanceof Origin origin && origin.choseByAlpn;
+    }
+
+    @Override
+    public Connection adopt(OriginKey key, EndPoint endPoint, WireConnection wire, DirectExchange from) {
+        return ((Origin) origin(key)).adopt(successorOf(from), endPoint, wire);
+    }
+
+    @Override
+    public void take(OriginKey key, DirectExchange from) {
+        origin(key).send(successorOf(from));
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient does). */
@@ -36,8 +68,8 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
     }
 
     @Override
-    protected OriginConnections<Http11Exchange> newOrigin(ConnectionProfile profile) {
-        return new Origin(profile);
+    protected OriginConnections<Http11Exchange> newOrigin(OriginKey key) {
+        return new Origin(key.profile());
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
@@ -47,6 +79,10 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
         private final List<Http11Connection> all = new ArrayList<>();
         private final ConnectQueue<Http11Exchange> waiting = new ConnectQueue<>();
+        /** Connections handed over by ALPN that have not opened yet, and the exchange each carries first. */
+        private final Map<Http11Connection, Http11Exchange> adopted = new HashMap<>();
+        /** ALPN chose http/1.1 on one of the connections, and some live: the origin's choice, remembered. */
+        private volatile boolean choseByAlpn;
         private boolean closing;
 
         Origin(ConnectionProfile profile) {
@@ -81,16 +117,24 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         @Override
         public void opened(Http11Connection connection) {
             Http11Exchange next;
+            Http11Exchange first;
             synchronized (this) {
                 waiting.connected();
                 all.add(connection);
-                next = waiting.poll();
+                first = adopted.remove(connection);
+                if (first != null && first.result().isDone()) {
+                    first = null; // it ended during the handshake (its timeout, the stop button): the next one goes
+                }
+                next = first != null ? first : waiting.poll();
                 if (next == null || closing) {
                     free.add(connection);
                 }
             }
             if (closing) {
                 connection.close();
+                if (first != null) {
+                    first.fail(FailureMessages.stopped("the user's connections were closed"));
+                }
             } else if (next != null) {
                 connection.send(next);
             }
@@ -121,6 +165,9 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
                 if (!all.remove(connection)) {
                     return;
                 }
+                if (all.isEmpty() && adopted.isEmpty()) {
+                    choseByAlpn = false; // the choice lived in the connections: the next request offers h2 again
+                }
                 replace = waiting.reconnect(all.size(), closing);
             }
             if (replace != null) {
@@ -150,11 +197,24 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             open.forEach(Http11Connection::close);
         }
 
+        /** A TLS connection on which ALPN chose http/1.1, to carry {@code exchange} first: it counts as a connect under way until it opens. */
+        Connection adopt(Http11Exchange exchange, EndPoint endPoint, WireConnection wire) {
+            Http11Connection connection = newConnection(endPoint, wire);
+            synchronized (this) {
+                waiting.adopted();
+                adopted.put(connection, exchange);
+                choseByAlpn = true;
+            }
+            return connection;
+        }
+
         private void connect(Http11Exchange exchange) {
-            connector.connect(exchange, profile,
-                    (endPoint, wire) -> new Http11Connection(endPoint, shared.connector().getExecutor(),
-                            shared.connector().getByteBufferPool(), shared.registry(), wire, this),
-                    (failed, failure) -> connectFailed((Http11Exchange) failed, failure));
+            connector.connect(exchange, profile, this::newConnection, (failed, failure) -> connectFailed((Http11Exchange) failed, failure));
+        }
+
+        private Http11Connection newConnection(EndPoint endPoint, WireConnection wire) {
+            return new Http11Connection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(),
+                    shared.registry(), wire, this);
         }
     }
 }

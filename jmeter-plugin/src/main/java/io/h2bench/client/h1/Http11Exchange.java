@@ -173,7 +173,7 @@ final class Http11Exchange extends DirectExchange {
 
     /** For the response timeout and the stop button: ends the exchange and closes its connection. */
     @Override
-    public void abort(Throwable failure) {
+    protected void abortHere(Throwable failure) {
         fail(failure);
     }
 

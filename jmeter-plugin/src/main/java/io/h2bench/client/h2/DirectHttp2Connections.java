@@ -3,7 +3,9 @@ package io.h2bench.client.h2;
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
+import io.h2bench.client.direct.AlpnHandover;
 import io.h2bench.client.direct.ConnectQueue;
+import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
@@ -12,36 +14,51 @@ import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 
 /**
  * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
- * knowledge, and h2 over TLS when HTTP/2 was asked for explicitly (ALPN must choose h2), the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
+ * knowledge, and h2 over TLS, the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
  * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
  * Jetty's frame codec, and neither {@code HttpClient} nor {@code HTTP2Session} runs. One connection
  * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
  * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
  * waited on it goes to the next one.
  * <p>
- * h2 that may fall back to HTTP/1.1 (a browser's choice by ALPN), the h2c upgrade, requests through a proxy,
- * requests that expect a 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s
- * own) stay with {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
+ * Over TLS a new connection offers {@code h2, http/1.1} by ALPN, as Jetty's client and browsers do.
+ * When the server chooses http/1.1 (or nothing), a request that allows the fall-back (a browser's
+ * choice, the sampler's default for https) goes on over HTTP/1.1 on that same socket: it and the
+ * ones that waited for it are handed to {@link DirectConnections} ({@link AlpnHandover}), which
+ * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
+ * with what the server chose. The h2c upgrade, requests through a proxy, requests that expect a
+ * 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s own) stay with
+ * {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
     /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/2 on Jetty's frame codec. */
     public static final String ENGINE = "h2-own";
 
-    /** What Jetty's client offers: an http/1.1-only server then says so, and the exchange fails with what it chose. */
+    /** What Jetty's client and browsers offer, in this order: the server's choice decides the engine. */
     private static final List<String> ALPN = List.of("h2", "http/1.1");
 
+    /** Where a TLS connection goes when ALPN chose http/1.1 for requests that allow it; null: nowhere, they fail. */
+    private volatile AlpnHandover http11;
+
     public DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
-        super(shared, responseTimeouts, Http2Exchange::new);
+        super(shared, responseTimeouts, Http2Exchange::new, ENGINE);
+    }
+
+    /** Lets {@code handover} (the user's own HTTP/1.1) carry on the connections on which ALPN chose http/1.1. */
+    public void fallBackTo(AlpnHandover handover) {
+        http11 = handover;
     }
 
     /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
@@ -49,27 +66,29 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         ProtocolMode mode = exchange.mode();
         String scheme = exchange.uri().getScheme();
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
-        // h2 asked for explicitly: a server whose ALPN picks http/1.1 fails the exchange, it never falls back.
-        boolean h2Only = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme) && !exchange.alpnFallback();
-        return (priorKnowledge || h2Only) && profile.preset().http2() != null && plainRequest(exchange, profile);
+        // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
+        boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
+        return (priorKnowledge || overTls) && profile.preset().http2() != null && plainRequest(exchange, profile);
     }
 
     @Override
-    protected OriginConnections<Http2Exchange> newOrigin(ConnectionProfile profile) {
-        return new Origin(profile);
+    protected OriginConnections<Http2Exchange> newOrigin(OriginKey key) {
+        return new Origin(key);
     }
 
     /** One origin's connection of this user, and the requests waiting while it opens. */
     private final class Origin implements OriginConnections<Http2Exchange>, Http2FrameConnection.Owner {
 
+        private final OriginKey key;
         private final ConnectionProfile profile;
         private final ConnectQueue<Http2Exchange> waiting = new ConnectQueue<>();
         private final List<Http2FrameConnection> open = new ArrayList<>();
         private Http2FrameConnection current;
         private volatile boolean closing;
 
-        Origin(ConnectionProfile profile) {
-            this.profile = profile;
+        Origin(OriginKey key) {
+            this.key = key;
+            this.profile = key.profile();
         }
 
         @Override
@@ -151,6 +170,33 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             }
         }
 
+        /**
+         * ALPN chose http/1.1 for {@code exchange}, which allows it: the socket becomes the HTTP/1.1
+         * engine's connection carrying it, and the requests that waited here go there too, but for
+         * those that asked for HTTP/2 explicitly, which connect again (and fail with what the server chose).
+         */
+        private Connection fellBack(Http2Exchange exchange, EndPoint endPoint, WireConnection wire, AlpnHandover fallback) {
+            // First: from now on the origin's requests go to the HTTP/1.1 engine, and none comes here to wait.
+            Connection connection = fallback.adopt(key, endPoint, wire, exchange);
+            List<Http2Exchange> others;
+            synchronized (this) {
+                waiting.connected();
+                others = waiting.pollAll();
+            }
+            others.remove(exchange);
+            for (Http2Exchange other : others) {
+                if (other.result().isDone()) {
+                    continue; // ended while it waited (its timeout, the stop button)
+                }
+                if (other.request().alpnFallback()) {
+                    fallback.take(key, other);
+                } else {
+                    send(other);
+                }
+            }
+            return connection;
+        }
+
         @Override
         public void close() {
             List<Http2FrameConnection> all;
@@ -169,6 +215,10 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             Executor executor = shared.connector().getExecutor();
             connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
                 String negotiated = OriginConnector.negotiated(endPoint);
+                AlpnHandover fallback = http11;
+                if (secure && !"h2".equals(negotiated) && exchange.request().alpnFallback() && fallback != null) {
+                    return fellBack(exchange, endPoint, wire, fallback);
+                }
                 if (secure && !"h2".equals(negotiated)) {
                     String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
                     return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));

@@ -49,7 +49,8 @@ final class Http2Exchange extends DirectExchange {
 
     @Override
     public boolean finished() {
-        return sides.finished();
+        // Handed over to HTTP/1.1 by ALPN: this one waits for nothing more (a connect timer stops).
+        return sides.finished() || handedOver();
     }
 
     boolean pushed() {
@@ -122,7 +123,7 @@ final class Http2Exchange extends DirectExchange {
 
     /** Ends the exchange now with {@code failure} (response timeout, the stop button) and cancels the stream. */
     @Override
-    public void abort(Throwable failure) {
+    protected void abortHere(Throwable failure) {
         Http2FrameConnection carrier = connection;
         if (carrier != null && !sides.finished()) {
             carrier.cancel(this);
