@@ -123,7 +123,8 @@ sources_jar() { # group path, artifact, version
   local jar="$m2/$1/$2/$3/$2-$3-sources.jar"
   if [ ! -f "$jar" ]; then
     step "fetching $2 $3 sources with mvn"
-    mvn -B -q dependency:get -Dmaven.repo.local="$m2" -Dartifact="${1//\//.}:$2:$3:jar:sources" -Dtransitive=false >&2
+    mvn -B -q dependency:get -Dmaven.repo.local="$m2" -Dartifact="${1//\//.}:$2:$3:jar:sources" -Dtransitive=false \
+      >"$work/mvn-$2.log" 2>&1 || { cat "$work/mvn-$2.log" >&2; exit 1; }
   fi
   echo "$jar"
 }
