@@ -31,7 +31,10 @@ LIB_NAME=libnetty_quiche42_linux_x86_64.so
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${H2BENCH_CACHE:-$HOME/.cache/h2bench}/quiche"
-patches=("$here"/quiche-*.patch)
+# The patches: server/native/quiche-*.patch, or the files H2BENCH_QUICHE_PATCHES names (space-separated
+# paths, e.g. to add one of experimental/), applied in that order.
+if [ -n "${H2BENCH_QUICHE_PATCHES:-}" ]; then read -r -a patches <<<"$H2BENCH_QUICHE_PATCHES"; else patches=("$here"/quiche-*.patch); fi
+for p in "${patches[@]}"; do [ -f "$p" ] || { echo "build-quiche: no patch file $p" >&2; exit 2; }; done
 patch_key="$(cat "${patches[@]}" | sha256sum | cut -c1-12)"
 key="$( { echo "$QUICHE_VERSION $BORING_SYS_VERSION $NETTY_VERSION $JNI_UTIL_VERSION"
           cat "$0" "${patches[@]}"; } | sha256sum | cut -c1-16)"
@@ -153,7 +156,7 @@ g++ -shared -o "$out.tmp/$LIB_NAME" "${objs[@]}" "$libquiche" "$bssl/libssl.a" "
   -static-libstdc++ -static-libgcc -lpthread -ldl -lm -lrt -lc
 {
   echo "$LIB_NAME built by server/native/build-quiche.sh on $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "quiche $QUICHE_VERSION with: $(cd "$here" && ls quiche-*.patch | tr '\n' ' ')"
+  echo "quiche $QUICHE_VERSION with: $(for p in "${patches[@]}"; do printf '%s ' "$(basename "$p")"; done)"
   echo "BoringSSL: boring-sys $BORING_SYS_VERSION's vendored copy; glue: netty-codec-native-quic $NETTY_VERSION, netty-jni-util $JNI_UTIL_VERSION"
   echo "$(rustc --version); $(gcc --version | head -1)"
   echo "wall time of this run: $(( $(date +%s) - started )) s (steps cached from earlier runs not counted)"
