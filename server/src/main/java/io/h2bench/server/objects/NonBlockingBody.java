@@ -12,7 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.HttpOutput;
 
 /**
- * Writes every servlet's response body without blocking ({@link OptionHandler} writes its own): the servlet returns at once and
+ * Writes every servlet's response body without blocking (the core handlers write theirs with {@link DirectBodyWrite}): the servlet returns at once and
  * Jetty calls {@link #onWritePossible()} whenever the connection can take more. A client that stops
  * reading (or keeps an HTTP/2 window at 0) then holds no server thread, only its buffers, until the
  * connector's idle timeout ends the response (SlowReadersTest: 1,200 such responses held 191 of the

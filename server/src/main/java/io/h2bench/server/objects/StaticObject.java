@@ -20,6 +20,17 @@ public record StaticObject(String path, String contentType, byte[] bytes, String
         return new StaticObject(path, contentType, bytes, etag);
     }
 
+    /** Whether an {@code If-None-Match} value names this object ({@code *}, its ETag, or the ETag as a weak one). */
+    public boolean isMatchedBy(String ifNoneMatch) {
+        for (String candidate : ifNoneMatch.split(",")) {
+            String tag = candidate.trim();
+            if (tag.equals("*") || tag.equals(etag) || tag.equals("W/" + etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public int size() {
         return bytes.length;
     }

@@ -9,7 +9,9 @@ import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Serves objects held in memory by exact path; anything else is 404. Lookup by exact key means
- * no request path can reach beyond the objects, whatever its dots or encodings.
+ * no request path can reach beyond the objects, whatever its dots or encodings. Seed 000's objects
+ * are answered before they get here, by {@link StaticObjectHandler}: this servlet answers what that
+ * handler passes on (other methods, unknown paths) and {@link #write} serves the other servlets' objects.
  */
 public class StaticObjectServlet extends HttpServlet {
 
@@ -33,21 +35,11 @@ public class StaticObjectServlet extends HttpServlet {
     static void write(StaticObject object, HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setHeader("ETag", object.etag());
         String ifNoneMatch = request.getHeader("If-None-Match");
-        if (ifNoneMatch != null && matches(ifNoneMatch, object.etag())) {
+        if (ifNoneMatch != null && object.isMatchedBy(ifNoneMatch)) {
             response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
         response.setContentType(object.contentType());
         NonBlockingBody.send(request, response, object.body());
-    }
-
-    private static boolean matches(String ifNoneMatch, String etag) {
-        for (String candidate : ifNoneMatch.split(",")) {
-            String tag = candidate.trim();
-            if (tag.equals("*") || tag.equals(etag) || tag.equals("W/" + etag)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -27,13 +27,17 @@ public final class TestObjects {
     private TestObjects() {
     }
 
-    /** Every object: {@code /option} as a core handler ({@link OptionHandler}), the rest as servlets of one context. */
+    /**
+     * Every object: {@code /option} and seed 000's fixed objects as core handlers ({@link OptionHandler},
+     * {@link StaticObjectHandler}), the rest as servlets of one context on threads of their own
+     * ({@link ServletDispatch}), so that the tree is NON_BLOCKING.
+     */
     public static Handler handler() {
-        return new OptionHandler(context());
+        SeedPage page = SeedPage.get();
+        return new OptionHandler(new StaticObjectHandler(page.objects(), new ServletDispatch(context(page))));
     }
 
-    private static ServletContextHandler context() {
-        SeedPage page = SeedPage.get();
+    private static ServletContextHandler context(SeedPage page) {
         ServletContextHandler context = new ServletContextHandler("/");
         mount(context, "objects", new StaticObjectServlet(page.objects()), "/");
         mount(context, "push", new PushPageServlet(page.index(), page.dependencies()), "/push");
