@@ -38,9 +38,10 @@ import org.eclipse.jetty.io.EndPoint;
  * ones that waited for it are handed to {@link DirectConnections} ({@link AlpnHandover}), which
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
  * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
- * ({@link BrowserPreset#JETTY}) as the browsers'. The h2c upgrade, requests through a proxy and
- * requests that expect a 100 Continue stay with {@code HttpClient} and {@link DirectSessions}; a
- * redirected request's hops come here.
+ * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
+ * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). The h2c upgrade and
+ * requests through a proxy stay with {@code HttpClient} and {@link DirectSessions}; a redirected
+ * request's hops come here.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
