@@ -52,33 +52,17 @@ class ExpectContinueWireTest {
 
     @Test
     void shouldSendTheDataOnlyAfterThe100WhenAnHttp2ServerAnswersIt() throws Exception {
-        List<String> frames = new ArrayList<>();
-        try (JettyH2c server = new JettyH2c(frames)) {
-            ExchangeResult result = send(server.uri("/read"), ProtocolMode.H2C);
+        List<String> frames = h2cFrames("/read", 200);
 
-            assertThat(result.failureMessage()).isNull();
-            assertThat(result.status()).isEqualTo(200);
-            assertThat(result.engine()).isEqualTo("h2-own");
-            synchronized (frames) {
-                assertThat(frames).containsSubsequence("in HEADERS open", "out HEADERS 100", "in DATA");
-                assertThat(frames.indexOf("out HEADERS 100")).isLessThan(frames.indexOf("in DATA"));
-            }
-        }
+        assertThat(frames).containsSubsequence("in HEADERS open", "out HEADERS 100", "in DATA");
+        assertThat(frames.indexOf("out HEADERS 100")).isLessThan(frames.indexOf("in DATA"));
     }
 
     @Test
     void shouldSendNoDataWhenAnHttp2ServerAnswersBeforeTheBody() throws Exception {
-        List<String> frames = new ArrayList<>();
-        try (JettyH2c server = new JettyH2c(frames)) {
-            ExchangeResult result = send(server.uri("/refuse"), ProtocolMode.H2C);
+        List<String> frames = h2cFrames("/refuse", 417);
 
-            assertThat(result.failureMessage()).isNull();
-            assertThat(result.status()).isEqualTo(417);
-            assertThat(result.engine()).isEqualTo("h2-own");
-            synchronized (frames) {
-                assertThat(frames).contains("in HEADERS open", "out HEADERS 417").doesNotContain("in DATA", "out HEADERS 100");
-            }
-        }
+        assertThat(frames).contains("in HEADERS open", "out HEADERS 417").doesNotContain("in DATA", "out HEADERS 100");
     }
 
     @Test
@@ -91,6 +75,21 @@ class ExpectContinueWireTest {
             assertThat(result.status()).isEqualTo(200);
             assertThat(result.engine()).isEqualTo("h1-own");
             assertThat(bodyAfterMillis.get(10, TimeUnit.SECONDS)).isBetween(ContinueWait.WAIT_MILLIS - 100, ContinueWait.WAIT_MILLIS + 1_000);
+        }
+    }
+
+    /** The frames of one exchange with a Jetty h2c server, which answered {@code status}, once the server stopped. */
+    private static List<String> h2cFrames(String path, int status) throws Exception {
+        List<String> frames = new ArrayList<>();
+        try (JettyH2c server = new JettyH2c(frames)) {
+            ExchangeResult result = send(server.uri(path), ProtocolMode.H2C);
+
+            assertThat(result.failureMessage()).isNull();
+            assertThat(result.status()).isEqualTo(status);
+            assertThat(result.engine()).isEqualTo("h2-own");
+        }
+        synchronized (frames) {
+            return List.copyOf(frames);
         }
     }
 
