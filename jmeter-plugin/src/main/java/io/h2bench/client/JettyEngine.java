@@ -61,9 +61,10 @@ final class JettyEngine implements ProtocolEngine {
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
      * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, and h2
-     * through CONNECT until the session exists for {@link DirectSessions}), requests that expect a
-     * 100 Continue, the request that asks for the h2c Upgrade, and the JETTY preset's HTTP/2 (whose
-     * SETTINGS are {@code HTTP2Client}'s) until its session exists. h2 that may fall back to
+     * through CONNECT until the session exists for {@link DirectSessions}) and the request that asks
+     * for the h2c Upgrade. The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
+     * and windows, which the own HTTP/2 announces. Nor is a 100 Continue expected: the own engines wait
+     * for it as HttpClient4 does ({@code ContinueWait}). h2 that may fall back to
      * HTTP/1.1 by ALPN is no reason any more: the own engines carry it ({@link DirectHttp2Connections}
      * hands the socket to {@link DirectConnections} when ALPN chose http/1.1). Nor are redirects:
      * each hop is a request of its own ({@link Redirects}), sent by whichever path would send it alone.
@@ -301,7 +302,7 @@ final class JettyEngine implements ProtocolEngine {
      * that the server answers stream 1 under the user's windows and limits from its first byte.
      */
     private String upgradeSettings(ConnectionProfile profile) {
-        return AnnouncedSettings.upgradeHeader(AnnouncedSettings.of(profile.preset().http2(), shared.http2Client()));
+        return AnnouncedSettings.upgradeHeader(profile.preset().http2());
     }
 
     /**

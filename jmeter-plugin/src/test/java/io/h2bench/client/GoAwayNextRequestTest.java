@@ -7,7 +7,6 @@ import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.h2.Http2FrameConnection;
-import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.net.StandardSocketOptions;
 import java.net.URI;
@@ -24,6 +23,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
@@ -50,7 +50,8 @@ class GoAwayNextRequestTest {
     private int port;
     private UserConnections user;
     private GoAwayHandler handler;
-    private ConnectionProfile profile = ConnectionProfile.DIRECT;
+    private final ConnectionProfile profile = ConnectionProfile.DIRECT;
+    private ProtocolMode mode = ProtocolMode.H2C;
 
     @BeforeEach
     void start() throws Exception {
@@ -93,12 +94,12 @@ class GoAwayNextRequestTest {
      * connection closes, and stopping it fails every stream with "no_error/stop"). The streams fail
      * before the connection leaves the pool, and the sampler sends its next request as soon as one
      * fails. Here the session is stopped as Jetty stops it, and the next request leaves from the failure
-     * of a stream in flight. Jetty's sessions carry h2c only for the JETTY preset now (the browsers'
-     * presets run on the sampler's own connection, whose case is the next test).
+     * of a stream in flight. Jetty's sessions carry h2c only after an h2c Upgrade now (h2c by prior
+     * knowledge runs on the sampler's own connection under every preset, whose case is the next test).
      */
     @Test
     void shouldSendTheNextRequestOnANewConnectionWhenTheSessionStopsUnderIt() throws Exception {
-        profile = ConnectionProfile.DIRECT.withPreset(BrowserPreset.JETTY);
+        mode = ProtocolMode.H2C_UPGRADE;
         assertNextOnNewConnectionWhenEnded(connections -> {
             assertThat(connections.sessions).hasSize(1);
             connections.sessions.get(0).stop();
@@ -122,8 +123,10 @@ class GoAwayNextRequestTest {
     private void assertNextOnNewConnectionWhenEnded(Ending end) throws Exception {
         SharedClient shared = SharedClient.acquire();
         ConnectionCatcher connections = new ConnectionCatcher();
-        // HttpClient gives its Connection.Listener beans to every connection it opens, and so does OriginConnector.
+        // HttpClient gives its Connection.Listener beans to every connection it opens, and so does OriginConnector;
+        // the session an h2c Upgrade makes gets HTTP2Client's event listeners.
         shared.httpClient().addBean(connections);
+        shared.http2Client().addEventListener(connections);
         try {
             ExchangeResult first = get("/ok");
             List<CompletableFuture<ExchangeResult>> slow = slowRequests();
@@ -138,6 +141,7 @@ class GoAwayNextRequestTest {
             assertThat(result.connectionId()).isNotEqualTo(first.connectionId());
         } finally {
             shared.httpClient().removeBean(connections);
+            shared.http2Client().removeEventListener(connections);
             shared.release();
         }
     }
@@ -183,7 +187,7 @@ class GoAwayNextRequestTest {
 
     private ExchangeRequest request(String path) {
         URI uri = URI.create("http://127.0.0.1:" + port + path);
-        return ExchangeRequest.get(uri, ProtocolMode.H2C).withTimeouts(CONNECT, RESPONSE);
+        return ExchangeRequest.get(uri, mode).withTimeouts(CONNECT, RESPONSE);
     }
 
     /**
@@ -250,18 +254,23 @@ class GoAwayNextRequestTest {
     }
 
     /** The client's HTTP/2 sessions and its own HTTP/2 connections, as they open. */
-    private static final class ConnectionCatcher implements Connection.Listener {
+    private static final class ConnectionCatcher implements Connection.Listener, HTTP2Session.LifeCycleListener {
 
-        final List<HTTP2Session> sessions = new CopyOnWriteArrayList<>();
+        final CopyOnWriteArrayList<HTTP2Session> sessions = new CopyOnWriteArrayList<>();
         final List<Http2FrameConnection> ownHttp2 = new CopyOnWriteArrayList<>();
 
         @Override
         public void onOpened(Connection connection) {
             if (connection instanceof HTTP2Connection h2) {
-                sessions.add(h2.getSession());
+                sessions.addIfAbsent(h2.getSession());
             } else if (connection instanceof Http2FrameConnection own) {
                 ownHttp2.add(own);
             }
+        }
+
+        @Override
+        public void onOpen(Session session) {
+            sessions.addIfAbsent((HTTP2Session) session);
         }
     }
 }

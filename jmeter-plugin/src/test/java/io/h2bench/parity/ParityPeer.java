@@ -68,6 +68,8 @@ public final class ParityPeer implements AutoCloseable {
     public static final String USER = "parity";
     public static final String PASSWORD = "s3cret";
     public static final String REALM = "h2bench-parity";
+    /** How long /late waits before it reads the body: past HttpClient4's 3 s wait for a 100 Continue. */
+    public static final long LATE_MILLIS = 3_500;
 
     private final Server server = new Server();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
@@ -219,6 +221,8 @@ public final class ParityPeer implements AutoCloseable {
                 case "/echo", "/digest/echo" -> echo(request, response, callback);
                 case "/gzip" -> gzip(request, response, callback);
                 case "/early" -> redirect(response, callback, "/echo");
+                case "/refuse" -> Response.writeError(request, response, callback, 417); // before the body: no 100 Continue
+                case "/late" -> late(request, response, callback);
                 case "/redirect" -> redirect(response, callback, Request.extractQueryParameters(request).getValue("to"));
                 case "/hops" -> hops(request, response, callback);
                 case "/page" -> page(request, response, callback);
@@ -240,6 +244,15 @@ public final class ParityPeer implements AutoCloseable {
             out.write(body);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=UTF-8");
             response.write(true, ByteBuffer.wrap(out.toByteArray()), callback);
+        }
+
+        /**
+         * Reads the body only once a client waiting for a 100 Continue ({@code Expect}) has given up
+         * and sent it: a server that ignores the expectation. Jetty then sends no 100 (the body is there).
+         */
+        private static void late(Request request, Response response, Callback callback) throws Exception {
+            Thread.sleep(LATE_MILLIS);
+            echo(request, response, callback);
         }
 
         private static void gzip(Request request, Response response, Callback callback) throws IOException {

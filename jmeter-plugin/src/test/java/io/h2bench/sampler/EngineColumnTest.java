@@ -46,11 +46,11 @@ class EngineColumnTest {
     }
 
     @Test
-    void shouldNameHttpClientThenItsSessionWhenHttp2OverTlsKeepsJettysOwnSettings() {
+    void shouldNameTheSamplersOwnHttp2WhenHttp2OverTlsKeepsJettysOwnSettings() {
         fixture.target(Listener.H2, "/small-text.txt", ProtocolMode.HTTP_2).setBrowserPreset(BrowserPreset.JETTY);
 
-        assertSentBy(fixture.sampler.sample(), "jetty-httpclient");
-        assertSentBy(fixture.sampler.sample(), "h2-jetty-session");
+        assertSentBy(fixture.sampler.sample(), "h2-own");
+        assertSentBy(fixture.sampler.sample(), "h2-own");
     }
 
     @Test

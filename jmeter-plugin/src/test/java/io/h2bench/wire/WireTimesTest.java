@@ -85,10 +85,10 @@ class WireTimesTest {
         H2_OWN_BY_ALPN(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h2-own"),
         /** ...or http/1.1, the only protocol it knows: the handshake's socket goes on as HTTP/1.1. */
         H1_OWN_BY_ALPN(Listener.H1_TLS, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h1-own"),
-        /** Jetty's HTTP/2 settings: HttpClient opens the connection for the first request... */
-        JETTY_HTTPCLIENT(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.JETTY, "jetty-httpclient"),
+        /** The h2c Upgrade: HttpClient opens the connection for the first request, which asks for it... */
+        JETTY_HTTPCLIENT(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "jetty-httpclient"),
         /** ...and the second goes on its session: the one engine that never opens a connection. */
-        JETTY_SESSION(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.JETTY, "h2-jetty-session"),
+        JETTY_SESSION(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "h2-jetty-session"),
         H3_NETTY(null, ProtocolMode.HTTP_3, BrowserPreset.CHROME, "h3-netty");
 
         private final Listener listener;

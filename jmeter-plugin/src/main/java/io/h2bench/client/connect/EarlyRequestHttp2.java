@@ -12,7 +12,6 @@ import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.SessionContainer;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.HTTP2ClientConnectionFactory;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.http2.client.transport.internal.HTTPSessionListenerPromise;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
@@ -73,12 +72,11 @@ public final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HT
     }
 
     /**
-     * Jetty's own, with our session listener in place of Jetty's; a connection of a user whose
-     * {@link BrowserPreset} has HTTP/2 settings starts with them ({@link PresetHttp2Connection}).
+     * Jetty's own, with our session listener in place of Jetty's; a connection starts with the
+     * SETTINGS and windows of the user's {@link BrowserPreset} ({@link PresetHttp2Connection}),
+     * Jetty's own defaults under {@link BrowserPreset#JETTY}.
      */
     private record Factory(HTTP2Client client, SessionContainer presetSessions) implements ClientConnectionFactory {
-
-        private static final ClientConnectionFactory HTTP2 = new HTTP2ClientConnectionFactory();
 
         Factory(HTTP2Client client) {
             this(client, new SessionContainer());
@@ -86,39 +84,30 @@ public final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HT
 
         @Override
         public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
-            SessionListener listener = new SessionListener(context, client);
+            SessionListener listener = new SessionListener(context);
             context.put(HTTP2Client.CONTEXT_KEY, client);
             context.put(HTTP2Client.SESSION_LISTENER_CONTEXT_KEY, listener);
             context.put(HTTP2Client.SESSION_PROMISE_CONTEXT_KEY, listener);
             BrowserPreset.Http2 preset = ProfileRouting.profileOf(context).preset().http2();
-            ClientConnectionFactory factory = preset == null ? HTTP2 : PresetHttp2Connection.factory(client, presetSessions, preset);
-            return factory.newConnection(endPoint, context);
+            return PresetHttp2Connection.factory(client, presetSessions, preset).newConnection(endPoint, context);
         }
     }
 
     /**
      * Jetty's listener of a new session creates the client connection on the server's first
      * SETTINGS; this one also creates it when the client preface has been written, whichever
-     * comes first (Jetty's listener does it once). Jetty's own connection announces the SETTINGS
-     * given here, which an h2c Upgrade request also carries ({@link AnnouncedSettings}).
+     * comes first (Jetty's listener does it once).
      */
     private static final class SessionListener extends HTTPSessionListenerPromise {
 
         private static final SettingsFrame NOT_READ = new SettingsFrame(Map.of(), false);
 
         private final Destination destination;
-        private final HTTP2Client client;
         private volatile boolean serverSettings;
 
-        SessionListener(Map<String, Object> context, HTTP2Client client) {
+        SessionListener(Map<String, Object> context) {
             super(context);
             destination = (Destination) context.get(Destination.CONTEXT_KEY);
-            this.client = client;
-        }
-
-        @Override
-        public Map<Integer, Integer> onPreface(Session session) {
-            return AnnouncedSettings.jetty(client);
         }
 
         /** The client preface (and our SETTINGS) are written: the connection may carry a request. */

@@ -26,8 +26,9 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 
 /**
- * A client HTTP/2 connection that starts as a browser's does: the preface, then exactly the
- * preset's SETTINGS in its order, then one WINDOW_UPDATE opening its connection window, in one write.
+ * A client HTTP/2 connection that starts as its user's preset says (a browser's, or Jetty's own
+ * defaults written out): the preface, then exactly the preset's SETTINGS in its order, then one
+ * WINDOW_UPDATE opening its connection window, in one write.
  * <p>
  * Jetty's own {@code HTTP2ClientConnectionFactory} derives the SETTINGS from {@code HTTP2Client}'s
  * configuration and always adds SETTINGS_MAX_CONCURRENT_STREAMS and SETTINGS_MAX_HEADER_LIST_SIZE,

@@ -66,10 +66,10 @@ public final class SharedClient {
         // system still retries when the plan sets none, as JMeter's HttpClient4 leaves it to the system.
         connector.setConnectTimeout(OS_DECIDES_CONNECT);
 
-        // Left at Jetty's defaults, which the JETTY preset announces. A browser preset's connections
-        // announce the browser's SETTINGS and windows instead (PresetHttp2Connection): Chrome's, the
-        // default, allow 1,000 pushed streams, not Jetty's 32, so that a page that pushes its 500 items
-        // gets them pushed (seed 004), and flow control never limits a download before TCP does.
+        // Left at Jetty's defaults, which the JETTY preset writes out. Every connection announces its
+        // user's preset's SETTINGS and windows (PresetHttp2Connection): Chrome's, the default, allow
+        // 1,000 pushed streams, not Jetty's 32, so that a page that pushes its 500 items gets them
+        // pushed (seed 004), and flow control never limits a download before TCP does.
         HTTP2Client http2 = new HTTP2Client(connector);
         http2Client = http2;
         // Room for more than a TLS record's plaintext, so that TLS decrypts into the session's read

@@ -16,6 +16,8 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
     private String engine;
     /** The other engine's exchange that carries this one's request on, once ALPN handed it over ({@link AlpnHandover}). */
     private volatile DirectExchange successor;
+    /** Its body's wait for a 100 Continue, or null when the request goes whole (set before it is sent). */
+    protected volatile ContinueWait continueWait;
 
     protected DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this.request = request;

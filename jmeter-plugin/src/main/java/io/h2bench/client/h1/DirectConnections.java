@@ -27,8 +27,9 @@ import org.eclipse.jetty.io.EndPoint;
  * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
  * browser opens; more requests wait here, in order, for the first connection free.
  * <p>
- * Requests through a proxy and requests that expect a 100 Continue stay with {@code HttpClient},
- * whose handling of those this class does not repeat; a redirected request's hops come here.
+ * Requests through a proxy stay with {@code HttpClient}, whose handling of proxies this class does
+ * not repeat; a request that expects a 100 Continue comes here ({@code ContinueWait}: the body after
+ * the header block, as HttpClient4 sends it), and so do a redirected request's hops.
  * <p>
  * An https request that may fall back from h2 ({@code ExchangeRequest#alpnFallback}, the sampler's
  * default) comes here on the TLS connection {@code DirectHttp2Connections} opened when the server's

@@ -97,7 +97,15 @@ final class Http11Connection extends CallerReadConnection {
         }
         persistentRequest = encoded.persistent();
         Callback written = Callback.from(next::requestWritten, failure -> next.fail(notReached(next, failure)));
-        getEndPoint().write(written, encoded.buffers());
+        ByteBuffer body = encoded.waitingBody();
+        if (body == null) {
+            getEndPoint().write(written, encoded.buffers());
+            return;
+        }
+        // Expect: 100-continue: the header block alone, the body once a 100 Continue or the wait allows.
+        Callback headersWritten = Callback.from(() -> next.headersWritten(() -> getEndPoint().write(written, body)),
+                failure -> next.fail(notReached(next, failure)));
+        getEndPoint().write(headersWritten, encoded.buffers());
     }
 
     private ByteBuffer emptyHeaderRoom() {

@@ -1,5 +1,6 @@
 package io.h2bench.client.h1;
 
+import io.h2bench.client.direct.ContinueWait;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -39,6 +40,7 @@ final class Http11Exchange extends DirectExchange {
     private volatile ExchangeRecorder.ResponseHead head;
     private volatile long responseEndNanos;
     private volatile boolean reusable;
+    private volatile boolean bodySkipped;
 
     Http11Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
         super(request, recorder);
@@ -90,6 +92,7 @@ final class Http11Exchange extends DirectExchange {
         MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_1_1, fields,
                 body.length > 0 ? body.length : -1);
         ByteBuffer content = body.length > 0 ? ByteBuffer.wrap(body) : null;
+        boolean expects = continueWait != null;
         ByteBuffer headerRoom = null;
         List<ByteBuffer> out = new ArrayList<>(2);
         while (true) {
@@ -100,10 +103,11 @@ final class Http11Exchange extends DirectExchange {
                     if (BufferUtil.hasContent(headerRoom)) {
                         out.add(headerRoom);
                     }
-                    if (BufferUtil.hasContent(content)) {
+                    if (BufferUtil.hasContent(content) && !expects) {
                         out.add(content);
                     }
-                    return new Encoded(out.toArray(ByteBuffer[]::new), generator.isPersistent() && !asksToClose(fields));
+                    return new Encoded(out.toArray(ByteBuffer[]::new), generator.isPersistent() && !asksToClose(fields),
+                            expects ? content : null);
                 }
                 case CONTINUE -> {
                 }
@@ -117,8 +121,28 @@ final class Http11Exchange extends DirectExchange {
         return value != null && value.toLowerCase(Locale.ROOT).contains(HttpHeaderValue.CLOSE.asString());
     }
 
-    /** The bytes to write, and whether the connection may carry another request after this one. */
-    record Encoded(ByteBuffer[] buffers, boolean persistent) {
+    /**
+     * The bytes to write, whether the connection may carry another request after this one, and the
+     * body that waits for a 100 Continue ({@link #continueWait}), null when it is in the buffers.
+     */
+    record Encoded(ByteBuffer[] buffers, boolean persistent, ByteBuffer waitingBody) {
+    }
+
+    /** The header block of a request that expects a 100 Continue is written: {@code sendBody} follows when it may. */
+    void headersWritten(Runnable sendBody) {
+        continueWait.headersWritten(() -> {
+            if (!finished()) {
+                sendBody.run();
+            }
+        });
+    }
+
+    /** A 100 Continue came. */
+    void continued() {
+        ContinueWait wait = continueWait;
+        if (wait != null) {
+            wait.continued();
+        }
     }
 
     void requestWritten() {
@@ -130,6 +154,13 @@ final class Http11Exchange extends DirectExchange {
     }
 
     void responseBegun() {
+        ContinueWait wait = continueWait;
+        if (wait != null && wait.finalResponse()) {
+            // HttpClient4's answer before the body: the request ends unsent, and so does the connection,
+            // whose server might take the next request for the body it was told of.
+            bodySkipped = true;
+            requestWritten();
+        }
         recorder.responseBegun();
     }
 
@@ -146,7 +177,7 @@ final class Http11Exchange extends DirectExchange {
     void responseEnded(boolean keepAlive) {
         if (responseEnded.compareAndSet(false, true)) {
             responseEndNanos = System.nanoTime();
-            reusable = keepAlive;
+            reusable = keepAlive && !bodySkipped;
             succeedWhenBothEnded();
         }
     }
@@ -155,6 +186,10 @@ final class Http11Exchange extends DirectExchange {
     @Override
     public void fail(Throwable failure) {
         if (done.compareAndSet(false, true)) {
+            ContinueWait wait = continueWait;
+            if (wait != null) {
+                wait.end();
+            }
             Http11Connection carrier = connection;
             if (carrier != null) {
                 carrier.release(this, false);

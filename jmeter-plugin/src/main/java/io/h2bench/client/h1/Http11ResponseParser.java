@@ -110,6 +110,8 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
         Http11Exchange current = connection.exchange();
         if (!interim && current != null) {
             current.responseBegun();
+        } else if (responseStatus == 100 && current != null) {
+            current.continued();
         }
     }
 

@@ -37,9 +37,11 @@ import org.eclipse.jetty.io.EndPoint;
  * choice, the sampler's default for https) goes on over HTTP/1.1 on that same socket: it and the
  * ones that waited for it are handed to {@link DirectConnections} ({@link AlpnHandover}), which
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
- * with what the server chose. The h2c upgrade, requests through a proxy, requests that expect a
- * 100 Continue and the JETTY preset (whose SETTINGS are {@code HTTP2Client}'s own) stay with
- * {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
+ * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
+ * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
+ * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). The h2c upgrade and
+ * requests through a proxy stay with {@code HttpClient} and {@link DirectSessions}; a redirected
+ * request's hops come here.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
@@ -68,7 +70,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
         // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
         boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
-        return (priorKnowledge || overTls) && profile.preset().http2() != null && plainRequest(exchange, profile);
+        return (priorKnowledge || overTls) && plainRequest(exchange, profile);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.h2bench.client.h2;
 
+import io.h2bench.client.direct.ContinueWait;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.EarlyResponse;
 import io.h2bench.client.exchange.ExchangeRecorder;
@@ -26,6 +27,9 @@ final class Http2Exchange extends DirectExchange {
     private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
     private volatile Http2FrameConnection connection;
     private volatile ExchangeRecorder.ResponseHead head;
+    /** A final response came before the body, which was then never sent ({@link ContinueWait}). */
+    private volatile boolean bodySkipped;
+    private volatile boolean resetByServer;
 
     // The stream, under its connection's lock.
     /** 0 until the stream is opened on a connection. */
@@ -71,6 +75,19 @@ final class Http2Exchange extends DirectExchange {
         return push;
     }
 
+    /**
+     * Its HEADERS (without END_STREAM) are in the write under way: true when the body waits for a 100
+     * Continue ({@link ContinueWait}), and {@code sendBody} sends it when it may; false when it goes now.
+     */
+    boolean waitForContinue(Runnable sendBody) {
+        ContinueWait wait = continueWait;
+        if (wait == null) {
+            return false;
+        }
+        wait.headersWritten(sendBody);
+        return true;
+    }
+
     /** The request's last frame is written. */
     void requestWritten() {
         recorder.requestWritten();
@@ -83,7 +100,16 @@ final class Http2Exchange extends DirectExchange {
         if (sides.finished()) {
             return;
         }
+        ContinueWait wait = continueWait;
+        if (wait != null && metaData instanceof MetaData.Response interim && interim.getStatus() == 100) {
+            wait.continued();
+        }
         if (metaData instanceof MetaData.Response response && (response.getStatus() >= 200 || response.getStatus() == 101)) {
+            if (wait != null && wait.finalResponse()) {
+                // HttpClient4's answer before the body: the request ends unsent; the stream is reset once the response is whole.
+                bodySkipped = true;
+                requestWritten();
+            }
             recorder.responseBegun();
             head = new ExchangeRecorder.ResponseHead(response.getStatus(), response.getReason(), HttpVersion.HTTP_2,
                     response.getHttpFields());
@@ -109,6 +135,7 @@ final class Http2Exchange extends DirectExchange {
 
     /** The server reset the stream with {@code error}. */
     void reset(int error) {
+        resetByServer = true;
         ErrorCode code = ErrorCode.from(error);
         String name = code == null ? "reset" : code.name().toLowerCase(Locale.ROOT);
         // RFC 9113 8.1: a whole response followed by RST_STREAM(NO_ERROR) is a response (EarlyResponse).
@@ -133,6 +160,10 @@ final class Http2Exchange extends DirectExchange {
 
     @Override
     public void fail(Throwable failure) {
+        ContinueWait wait = continueWait;
+        if (wait != null) {
+            wait.end();
+        }
         if (sides.end()) {
             recorder.completed(head, failure);
             ended();
@@ -141,6 +172,10 @@ final class Http2Exchange extends DirectExchange {
 
     /** Both sides ended: the exchange succeeds. */
     private void bothEnded(long responseEndNanos) {
+        Http2FrameConnection carrier = connection;
+        if (bodySkipped && !resetByServer && carrier != null) {
+            carrier.cancel(this); // our side of the stream is still open, its body never to come
+        }
         // The stream's slot first, so that the user's next request finds it free.
         ended();
         recorder.completed(head, null, responseEndNanos);

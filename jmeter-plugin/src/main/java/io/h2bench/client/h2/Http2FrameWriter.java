@@ -259,10 +259,21 @@ final class Http2FrameWriter extends IteratingCallback {
         }
         if (endStream) {
             ending.add(exchange);
-        } else {
+        } else if (!exchange.waitForContinue(() -> sendBody(exchange))) {
             bodies.add(exchange);
         }
         return true;
+    }
+
+    /** The body of a request that waited for a 100 Continue may go now (RFC 9113 8.1.1: DATA after the HEADERS). */
+    private void sendBody(Http2Exchange exchange) {
+        synchronized (lock) {
+            if (exchange.body == null || bodies.contains(exchange)) {
+                return; // the stream ended meanwhile
+            }
+            bodies.add(exchange);
+        }
+        iterate();
     }
 
     /** As much of the bodies as the windows and this write's room allow, oldest request first. */

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Whose protocol settings the client announces when it opens a connection: a browser's HTTP/2
- * SETTINGS and windows and its QUIC transport parameters, or Jetty's own. Part of the
+ * SETTINGS and windows and its QUIC transport parameters, or those of Jetty's client as it comes. Part of the
  * {@link ConnectionProfile}, so users with different presets never share a connection. The names
  * are the values of the sampler property {@code H2Bench.browserPreset}.
  * <p>
@@ -51,12 +51,24 @@ public enum BrowserPreset {
             new Http3(24L * 1024 * 1024, 12L * 1024 * 1024, 1024 * 1024, 1024 * 1024, 100, 100, 30_000)),
 
     /**
-     * Jetty's HTTP/2 client as it comes: the SETTINGS and windows {@code HTTP2Client}'s defaults make.
+     * Jetty's HTTP/2 client as it comes: what Jetty 12.1.14's {@code HTTP2ClientConnectionFactory}
+     * announces from the defaults of an {@code HttpClient} on {@code HTTP2Client}, written out so
+     * that the sampler's own HTTP/2 carries it as it carries the browsers'. SETTINGS (only those that
+     * differ from RFC 9113's defaults, plus the pushed streams' limit, in the order of Jetty's
+     * {@code HashMap}): MAX_CONCURRENT_STREAMS maxConcurrentPushedStreams 32, INITIAL_WINDOW_SIZE
+     * initialStreamRecvWindow 8 MiB. HEADER_TABLE_SIZE 4,096 and MAX_FRAME_SIZE 16,384 are the RFC's,
+     * so not sent; nor MAX_HEADER_LIST_SIZE, as {@code HttpClient} hands {@code HTTP2Client} its own
+     * response header limit, none (-1), in place of {@code HTTP2Client}'s 8 KiB. Connection window:
+     * initialSessionRecvWindow 16 MiB. BrowserPresetHttp2Test checks them against an unconfigured
+     * Jetty client's frames.
      * No HTTP/3: Netty's QUIC codec left to its defaults announces quiche's, zero bytes of flow
      * control for the connection and the requests (a response's HEADERS arrive, its body never);
      * HTTP/3 requests with this preset are refused.
      */
-    JETTY("Jetty", null, null);
+    JETTY("Jetty",
+            new Http2(settings(Http2.MAX_CONCURRENT_STREAMS, 32, Http2.INITIAL_WINDOW_SIZE, 8 * 1024 * 1024),
+                    16 * 1024 * 1024, 8 * 1024 * 1024),
+            null);
 
     private final String displayName;
     private final Http2 http2;
@@ -73,7 +85,7 @@ public enum BrowserPreset {
         return displayName;
     }
 
-    /** The HTTP/2 settings to announce; null: Jetty's own (its {@code HTTP2Client} defaults). */
+    /** The HTTP/2 settings and windows to announce (every preset has them). */
     public Http2 http2() {
         return http2;
     }
