@@ -11,6 +11,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
+import java.net.URI;
 import java.net.URL;
 import java.net.UnknownHostException;
 import java.util.Arrays;
@@ -52,6 +53,21 @@ final class ConnectionSettings {
             return ConnectionProfile.DIRECT;
         }
         return new ConnectionProfile(source, proxy, dns == null ? null : new CacheManagerResolver(dns), cps, certificate, preset);
+    }
+
+    /**
+     * A redirect hop's profile: from http to https (or back) it takes that scheme's certificate and cps,
+     * as a new request would; on the same scheme, the first request's {@code profile}.
+     */
+    static ConnectionProfile forHop(HTTPSamplerBase sampler, URI hop, URI first, ConnectionProfile profile) {
+        if (hop.getScheme().equalsIgnoreCase(first.getScheme())) {
+            return profile;
+        }
+        try {
+            return of(sampler, hop.toURL());
+        } catch (IOException unreadable) {
+            return profile; // only the source address can fail, and it was read once already
+        }
     }
 
     /** The sampler's proxy fields win over the command line's, which skips the non-proxy hosts. */

@@ -323,7 +323,7 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
         AtomicReference<ExchangeRequest> last = new AtomicReference<>(exchange);
         Challenges.Hop send = request -> {
             last.set(request);
-            return user.send(request, profileFor(request, exchange, profile));
+            return user.send(request, ConnectionSettings.forHop(this, request.uri(), exchange.uri(), profile));
         };
         try {
             Challenges.Hop hop = request -> Challenges.answer(getAuthManager(), request, send.send(request), send);
@@ -334,18 +334,6 @@ public class Http2Sampler extends HTTPSamplerBase implements Interruptible {
                 // As HttpClient4: the request shown is the last one sent (after a redirect or a challenge).
                 ManagedHeaders.show(result, last.get().headers());
             }
-        }
-    }
-
-    /** A redirect from http to https (or back) takes that scheme's certificate and cps, as a new request would. */
-    private ConnectionProfile profileFor(ExchangeRequest hop, ExchangeRequest first, ConnectionProfile profile) {
-        if (hop.uri().getScheme().equalsIgnoreCase(first.uri().getScheme())) {
-            return profile;
-        }
-        try {
-            return ConnectionSettings.of(this, hop.uri().toURL());
-        } catch (IOException unreadable) {
-            return profile; // only the source address can fail, and it was read once already
         }
     }
 
