@@ -30,6 +30,9 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
 
     Http11ResponseParser(Http11Connection connection) {
         this.connection = connection;
+        // Jetty's cache of common fields matches values case-insensitively and hands back its own
+        // spelling ("charset=utf-8" for the server's "charset=UTF-8"); the sample shows the server's.
+        parser.setHeaderCacheCaseSensitive(true);
     }
 
     /** Before {@code next}'s request goes out: a new response, none of it read yet. */
