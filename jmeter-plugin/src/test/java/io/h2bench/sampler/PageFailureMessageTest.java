@@ -17,6 +17,7 @@ class PageFailureMessageTest {
 
     private static HTTPSampleResult part(String url, boolean success, String code, String message) throws Exception {
         HTTPSampleResult part = new HTTPSampleResult();
+        part.setStampAndTime(1_000, 10); // a sampled part has its times; recomputing the page's reads them
         part.setURL(new URL(url));
         part.setSuccessful(success);
         part.setResponseCode(code);
