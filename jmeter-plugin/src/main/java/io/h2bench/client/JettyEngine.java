@@ -49,7 +49,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * {@value DirectSessions#ENGINE}) and Jetty's {@code HttpClient} for the rest ({@value #CLIENT_ENGINE}).
  * An https request whose HTTP version the scheme chose (h2, or http/1.1 if the server's ALPN picks
  * it) goes to the own HTTP/2, which hands the handshake's socket to the own HTTP/1.1 when ALPN chose
- * http/1.1, and the origin's next ones straight to the own HTTP/1.1 while that choice holds.
+ * http/1.1, and the origin's next ones straight to the own HTTP/1.1 while that choice holds. An h2c
+ * Upgrade request goes to the own HTTP/2, which has the own HTTP/1.1 ask for the upgrade when no
+ * upgraded connection lives, and takes the socket on at the server's 101.
  * None of them follows redirects: {@link UserConnections} sends each hop here as a request of its own.
  */
 final class JettyEngine implements ProtocolEngine {
@@ -60,9 +62,10 @@ final class JettyEngine implements ProtocolEngine {
 
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
-     * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, and h2
-     * through CONNECT until the session exists for {@link DirectSessions}) and the request that asks
-     * for the h2c Upgrade. The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
+     * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, the h2c
+     * Upgrade, and h2 through CONNECT until the session exists for {@link DirectSessions}). Nor is the
+     * h2c Upgrade without a proxy: the own HTTP/1.1 asks for it and the own HTTP/2 goes on on the
+     * socket ({@code UpgradeHandover}). The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
      * and windows, which the own HTTP/2 announces. Nor is a 100 Continue expected: the own engines wait
      * for it as HttpClient4 does ({@code ContinueWait}). h2 that may fall back to
      * HTTP/1.1 by ALPN is no reason any more: the own engines carry it ({@link DirectHttp2Connections}
@@ -89,6 +92,7 @@ final class JettyEngine implements ProtocolEngine {
         this.connections = new DirectConnections(shared, responseTimeouts);
         this.http2Connections = new DirectHttp2Connections(shared, responseTimeouts);
         http2Connections.fallBackTo(connections);
+        connections.upgradeTo(http2Connections);
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */

@@ -1,16 +1,20 @@
 package io.h2bench.client;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An outside witness for the byte counts: a TCP relay between client and server that counts what
- * passes each way, knowing nothing of TLS or HTTP. One connection at a time is enough for the tests.
+ * passes each way, knowing nothing of TLS or HTTP, and keeps what each connection's client sent.
+ * One connection at a time is enough for the tests.
  */
 final class CountingRelay implements AutoCloseable {
 
@@ -19,6 +23,7 @@ final class CountingRelay implements AutoCloseable {
     private final long upstreamDelayMillis;
     private final AtomicLong clientToServer = new AtomicLong();
     private final AtomicLong serverToClient = new AtomicLong();
+    private final List<ByteArrayOutputStream> sentByClients = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
     CountingRelay(int targetPort) throws IOException {
@@ -47,21 +52,33 @@ final class CountingRelay implements AutoCloseable {
         return serverToClient.get();
     }
 
+    /** What the client sent on each connection, in the order they were accepted, up to now. */
+    List<byte[]> clientBytesByConnection() {
+        return sentByClients.stream().map(sent -> {
+            synchronized (sent) {
+                return sent.toByteArray();
+            }
+        }).toList();
+    }
+
     private void acceptLoop() {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
                 Thread.sleep(upstreamDelayMillis);
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-                pump(client, server, clientToServer);
-                pump(server, client, serverToClient);
+                ByteArrayOutputStream sent = new ByteArrayOutputStream();
+                sentByClients.add(sent);
+                pump(client, server, clientToServer, sent);
+                pump(server, client, serverToClient, null);
             } catch (IOException | InterruptedException closed) {
                 return;
             }
         }
     }
 
-    private static void pump(Socket from, Socket to, AtomicLong counter) {
+    /** {@code kept}: where the bytes are kept too, or null. */
+    private static void pump(Socket from, Socket to, AtomicLong counter, ByteArrayOutputStream kept) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -69,6 +86,11 @@ final class CountingRelay implements AutoCloseable {
                 while ((read = in.read(buffer)) >= 0) {
                     // Counted before forwarding: the peer cannot have seen a byte the relay has not counted.
                     counter.addAndGet(read);
+                    if (kept != null) {
+                        synchronized (kept) {
+                            kept.write(buffer, 0, read);
+                        }
+                    }
                     out.write(buffer, 0, read);
                     out.flush();
                 }

@@ -30,7 +30,7 @@ class RedirectedResourcesParityTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"HTTP_1_1, h1-own", "HTTP_2, h2-own", "H2C, h2-own", "H2C_UPGRADE, h2-jetty-session", "HTTP_3, h3-netty"})
+    @CsvSource({"HTTP_1_1, h1-own", "HTTP_2, h2-own", "H2C, h2-own", "H2C_UPGRADE, h2-own", "HTTP_3, h3-netty"})
     void shouldFollowAResourcesRedirectsOnItsProtocolsEngineLikeHttpClient4WhenRedirectedAutomatically(
             ProtocolMode mode, String engine) {
         SamplerPair.Results results = pair.sample(mode, "/page", sampler -> {

@@ -53,8 +53,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Latency and elapsed run from the sample's start, which no capture sees (the client finds or makes
  * the connection before its first packet): it is put on the capture's clock by reading the JVM's
  * monotonic clock beside {@link Instant#now()}, the kernel's real-time clock that stamps the packets.
- * Each engine runs {@value #RUNS} exchanges, each on a new connection (JETTY_SESSION's on the one
- * HttpClient opened for the request before it), after a warm-up. A systematic error (a wrong event,
+ * Each engine runs {@value #RUNS} exchanges, each on a new connection (H2_OWN_AFTER_UPGRADE's on the
+ * one the request before it upgraded), after a warm-up. A systematic error (a wrong event,
  * a round trip, set-up counted in the wrong phase) shows in every run, while a busy machine only
  * delays the client's events in some: so no run may be early by more than 1 ms, and the best run of
  * each phase must be within 1 ms. The times compared are the exchange's nanoseconds
@@ -88,10 +88,10 @@ class WireTimesTest {
         H2_OWN_BY_ALPN(Listener.H2, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h2-own"),
         /** ...or http/1.1, the only protocol it knows: the handshake's socket goes on as HTTP/1.1. */
         H1_OWN_BY_ALPN(Listener.H1_TLS, ProtocolMode.HTTP_2, BrowserPreset.CHROME, "h1-own"),
-        /** The h2c Upgrade: HttpClient opens the connection for the first request, which asks for it... */
-        JETTY_HTTPCLIENT(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "jetty-httpclient"),
-        /** ...and the second goes on its session: the one engine that never opens a connection. */
-        JETTY_SESSION(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "h2-jetty-session"),
+        /** The h2c Upgrade: the own HTTP/1.1 opens the connection and asks for it, the own HTTP/2 reads stream 1... */
+        H1_OWN_UPGRADED(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "h1-own>h2-own"),
+        /** ...and the second request is a stream on the upgraded connection. */
+        H2_OWN_AFTER_UPGRADE(Listener.H2C, ProtocolMode.H2C_UPGRADE, BrowserPreset.CHROME, "h2-own"),
         H3_NETTY(null, ProtocolMode.HTTP_3, BrowserPreset.CHROME, "h3-netty");
 
         private final Listener listener;
@@ -113,7 +113,7 @@ class WireTimesTest {
         }
 
         boolean reusesConnection() {
-            return this == JETTY_SESSION;
+            return this == H2_OWN_AFTER_UPGRADE;
         }
     }
 

@@ -148,6 +148,15 @@ public final class OriginConnector {
         };
     }
 
+    /**
+     * A connection made later on an end point {@link #connect} opened (the h2c Upgrade's): the client's
+     * connection listeners see it open and close, as they saw the one before it.
+     */
+    public Connection listened(Connection connection) {
+        shared.httpClient().getBeans(Connection.Listener.class).forEach(connection::addEventListener);
+        return connection;
+    }
+
     /** The protocol the TLS handshake on {@code endPoint} chose by ALPN, or null (cleartext, or none chosen). */
     public static String negotiated(EndPoint endPoint) {
         return endPoint.getConnection() instanceof NegotiatingClientConnection negotiating ? negotiating.getProtocol() : null;

@@ -98,6 +98,19 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
         return exchange;
     }
 
+    /**
+     * As {@link #successorOf}, for a request the other engine has written and this one reads the
+     * response of (the h2c Upgrade, {@link UpgradeHandover}): the sample names both engines, the
+     * writer's first ({@code h1-own>h2-own}), and no body is left to wait for a 100 Continue.
+     */
+    protected final E continuationOf(DirectExchange from) {
+        String both = from.engine() + ">" + engine;
+        E exchange = successorOf(from);
+        exchange.sentBy(both);
+        exchange.continueWait = null;
+        return exchange;
+    }
+
     private E track(E exchange) {
         exchange.sentBy(engine);
         exchange.continueWait = ContinueWait.of(exchange.request(), shared.connector().getScheduler());

@@ -1,11 +1,13 @@
 package io.h2bench.client.h1;
 
+import io.h2bench.client.connect.AnnouncedSettings;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
 import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
+import io.h2bench.client.direct.UpgradeHandover;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
@@ -38,14 +40,29 @@ import org.eclipse.jetty.io.EndPoint;
  * ({@link #choseHttp11}): while one of this user's HTTP/1.1 connections to it lives, its requests
  * come here directly, and the connections opened for them meanwhile are HTTP/1.1 ones as this class
  * always opens them (no ALPN); once none lives, the next request offers h2 again.
+ * <p>
+ * An h2c Upgrade request comes here from {@code DirectHttp2Connections} ({@link #take}), to go out
+ * with {@code Upgrade: h2c}, {@code HTTP2-Settings} (the user's preset's SETTINGS,
+ * {@link AnnouncedSettings}) and {@code Connection: Upgrade, HTTP2-Settings}, as curl's {@code --http2}
+ * sends them, on a free connection or a new one. On the server's 101 the connection leaves this
+ * pool: its socket goes on as HTTP/2 ({@link UpgradeHandover}). Any other answer is the request's
+ * response over HTTP/1.1, and the connection stays here.
  */
 public final class DirectConnections extends AbstractDirectConnections<Http11Exchange> implements AlpnHandover {
 
     /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/1.1. */
     public static final String ENGINE = "h1-own";
 
+    /** Where a connection goes on the server's 101 to an h2c Upgrade; null: nowhere, no request asks for one. */
+    private volatile UpgradeHandover http2;
+
     public DirectConnections(SharedClient shared, ResponseTimeouts responseTimeouts) {
         super(shared, responseTimeouts, Http11Exchange::new, ENGINE);
+    }
+
+    /** Lets {@code handover} (the user's own HTTP/2) carry on the connections the server upgraded to h2c. */
+    public void upgradeTo(UpgradeHandover handover) {
+        http2 = handover;
     }
 
     /** Whether ALPN chose http/1.1 on a connection of this user to {@code key}'s origin, and one of them still lives. */
@@ -70,12 +87,13 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
 
     @Override
     protected OriginConnections<Http11Exchange> newOrigin(OriginKey key) {
-        return new Origin(key.profile());
+        return new Origin(key);
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
     private final class Origin implements OriginConnections<Http11Exchange>, Http11Connection.Owner {
 
+        private final OriginKey key;
         private final ConnectionProfile profile;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
         private final List<Http11Connection> all = new ArrayList<>();
@@ -86,8 +104,12 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         private volatile boolean choseByAlpn;
         private boolean closing;
 
-        Origin(ConnectionProfile profile) {
-            this.profile = profile;
+        /** The h2c Upgrade's {@code HTTP2-Settings}, made on the first request that asks for it. */
+        private volatile String http2Settings;
+
+        Origin(OriginKey key) {
+            this.key = key;
+            this.profile = key.profile();
         }
 
         @Override
@@ -156,6 +178,21 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             if (next != null) {
                 connection.send(next);
             }
+        }
+
+        @Override
+        public String upgradeSettings() {
+            String settings = http2Settings;
+            if (settings == null && http2 != null) {
+                settings = AnnouncedSettings.upgradeHeader(profile.preset().http2());
+                http2Settings = settings;
+            }
+            return settings;
+        }
+
+        @Override
+        public Connection upgraded(Http11Connection connection, Http11Exchange exchange) {
+            return http2.adopt(key, connection.getEndPoint(), connection.wire(), exchange);
         }
 
         @Override

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpGenerator;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
@@ -23,9 +24,10 @@ import org.eclipse.jetty.util.Callback;
  * opened (under TLS when the origin is https): one exchange at a time, kept alive between them as the
  * response allows. Who reads it is {@link CallerReadConnection}'s: the waiting thread (under TLS
  * once no handshake is under way), else Jetty's selector, and no one while idle: {@link #reusable()}
- * looks before it carries the next request.
+ * looks before it carries the next request. On the server's 101 to an h2c Upgrade it gives the
+ * socket, and what it read after the 101, to the connection its owner makes ({@link Connection.UpgradeFrom}).
  */
-final class Http11Connection extends CallerReadConnection {
+final class Http11Connection extends CallerReadConnection implements Connection.UpgradeFrom {
 
     /** RFC 9110 section 9.2.2: the methods a client may send again by itself. */
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
@@ -39,6 +41,12 @@ final class Http11Connection extends CallerReadConnection {
         void released(Http11Connection connection, boolean reusable);
 
         void closed(Http11Connection connection, Throwable cause);
+
+        /** The h2c Upgrade's {@code HTTP2-Settings} value; null when no request here may ask for the upgrade. */
+        String upgradeSettings();
+
+        /** The server switched to h2c for {@code exchange}: the HTTP/2 connection that takes the socket on. */
+        Connection upgraded(Http11Connection connection, Http11Exchange exchange);
     }
 
     private final Owner owner;
@@ -51,6 +59,8 @@ final class Http11Connection extends CallerReadConnection {
     private volatile boolean persistentRequest;
     /** The connection carried an exchange before the one on it (it was kept alive). */
     private volatile boolean carried;
+    /** What was read after a 101, for the connection that takes the socket on. */
+    private ByteBuffer readAfterSwitch;
 
     Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
                      Owner owner) {
@@ -90,7 +100,7 @@ final class Http11Connection extends CallerReadConnection {
         next.assigned(this, wire);
         Http11Exchange.Encoded encoded;
         try {
-            encoded = next.encode(generator, emptyHeaderRoom());
+            encoded = next.encode(generator, emptyHeaderRoom(), next.asksForUpgrade() ? owner.upgradeSettings() : null);
         } catch (IOException | RuntimeException unencodable) {
             next.fail(unencodable);
             return;
@@ -131,6 +141,27 @@ final class Http11Connection extends CallerReadConnection {
             close();
         }
         owner.released(this, keep);
+    }
+
+    /**
+     * The server answered {@code switching}'s Upgrade with 101: the exchange goes on as HTTP/2 on this
+     * socket, {@code rest} (what was read after the 101) its first bytes; this connection leaves its
+     * owner's pool, closed but for the socket, and no one reads it any more.
+     */
+    void switchToHttp2(Http11Exchange switching, ByteBuffer rest) {
+        readAfterSwitch = ByteBuffer.allocate(rest.remaining()).put(rest).flip();
+        synchronized (this) {
+            exchange = null; // its response is stream 1's now: the close must not fail it
+        }
+        stopReading();
+        switching.whenRequestWritten(() -> getEndPoint().upgrade(owner.upgraded(this, switching)));
+    }
+
+    @Override
+    public ByteBuffer onUpgradeFrom() {
+        ByteBuffer rest = readAfterSwitch;
+        readAfterSwitch = null;
+        return rest;
     }
 
     @Override

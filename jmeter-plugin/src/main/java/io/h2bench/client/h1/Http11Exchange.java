@@ -5,6 +5,7 @@ import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.HeaderField;
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.wire.WireConnection;
 import java.io.IOException;
 import java.net.URI;
@@ -41,6 +42,8 @@ final class Http11Exchange extends DirectExchange {
     private volatile long responseEndNanos;
     private volatile boolean reusable;
     private volatile boolean bodySkipped;
+    /** What waits for the request's write to return ({@link #whenRequestWritten}); under this exchange's lock. */
+    private Runnable afterWrite;
 
     Http11Exchange(ExchangeRequest request, ExchangeRecorder recorder) {
         super(request, recorder);
@@ -55,6 +58,11 @@ final class Http11Exchange extends DirectExchange {
         return "HEAD".equalsIgnoreCase(request.method());
     }
 
+    /** An h2c Upgrade request: it asks the server to switch the connection to HTTP/2 (RFC 7540 section 3.2). */
+    boolean asksForUpgrade() {
+        return request.mode() == ProtocolMode.H2C_UPGRADE;
+    }
+
     /** The exchange is on {@code carrier} from now on, which is {@code wire} on the socket. */
     void assigned(Http11Connection carrier, WireConnection wire) {
         connection = carrier;
@@ -64,17 +72,26 @@ final class Http11Exchange extends DirectExchange {
     /**
      * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
      * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
-     * write has returned.
+     * write has returned. {@code http2Settings}: the h2c Upgrade's, whose headers then replace the
+     * plan's connection headers as curl's {@code --http2} adds them; null for no Upgrade.
      */
-    Encoded encode(HttpGenerator generator, ByteBuffer header) throws IOException {
+    Encoded encode(HttpGenerator generator, ByteBuffer header, String http2Settings) throws IOException {
         URI uri = request.uri();
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
         for (HeaderField field : request.headers()) {
-            fields.add(field.name(), field.value());
+            String name = field.name().toLowerCase(Locale.ROOT);
+            if (http2Settings == null || !HeaderField.CONNECTION_HEADERS.contains(name) && !name.equals("http2-settings")) {
+                fields.add(field.name(), field.value());
+            }
         }
         if (!fields.contains(HttpHeader.HOST)) {
             fields.put(HttpHeader.HOST, uri.getRawAuthority());
+        }
+        if (http2Settings != null) {
+            fields.put(HttpHeader.CONNECTION, "Upgrade, HTTP2-Settings");
+            fields.put(HttpHeader.UPGRADE, "h2c");
+            fields.put(HttpHeader.HTTP2_SETTINGS, http2Settings);
         }
         if (body.length > 0) {
             if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
@@ -149,8 +166,31 @@ final class Http11Exchange extends DirectExchange {
         recorder.requestWritten();
         recorder.activity();
         if (requestEnded.compareAndSet(false, true)) {
+            Runnable then;
+            synchronized (this) {
+                then = afterWrite;
+                afterWrite = null;
+            }
+            if (then != null) {
+                then.run();
+            }
             succeedWhenBothEnded();
         }
+    }
+
+    /**
+     * Runs {@code then} once the request's write has returned, at once if it has: a server may answer
+     * (the h2c Upgrade's 101) before the writing thread is out of the end point's write, and the
+     * end point takes the next write only after it.
+     */
+    void whenRequestWritten(Runnable then) {
+        synchronized (this) {
+            if (!requestEnded.get()) {
+                afterWrite = then;
+                return;
+            }
+        }
+        then.run();
     }
 
     void responseBegun() {

@@ -14,7 +14,9 @@ import org.eclipse.jetty.util.BufferUtil;
 /**
  * The responses of one {@link Http11Connection}, parsed by Jetty's {@link HttpParser} into the
  * exchange in flight: interim responses (100 Continue, 103 Early Hints) skipped, the final one's
- * head, body and end handed on. Used by whichever thread reads the connection, one at a time.
+ * head, body and end handed on. A 101 to an h2c Upgrade is no response of the exchange's either: the
+ * connection switches to HTTP/2 there ({@link Http11Connection#switchToHttp2}). Used by whichever
+ * thread reads the connection, one at a time.
  */
 final class Http11ResponseParser implements HttpParser.ResponseHandler {
 
@@ -25,6 +27,8 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
     private HttpVersion version;
     private HttpFields.Mutable fields;
     private boolean interim;
+    /** The response is the 101 to the exchange's h2c Upgrade. */
+    private boolean switching;
     /** Bytes of the current exchange's response were parsed. */
     private boolean responseBytes;
 
@@ -69,6 +73,10 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
     }
 
     private boolean messageDone(Http11Exchange current, ByteBuffer in) {
+        if (switching) {
+            connection.switchToHttp2(current, in);
+            return true;
+        }
         if (interim) {
             // A 100 Continue or 103 Early Hints: the final response follows on the same exchange.
             interim = false;
@@ -109,8 +117,9 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
         status = responseStatus;
         reason = responseReason;
         fields = HttpFields.build();
-        interim = responseStatus >= 100 && responseStatus < 200 && responseStatus != 101;
         Http11Exchange current = connection.exchange();
+        switching = responseStatus == 101 && current != null && current.asksForUpgrade();
+        interim = responseStatus >= 100 && responseStatus < 200 && responseStatus != 101 || switching;
         if (!interim && current != null) {
             current.responseBegun();
         } else if (responseStatus == 100 && current != null) {

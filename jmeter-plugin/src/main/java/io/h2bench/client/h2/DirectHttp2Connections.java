@@ -5,7 +5,9 @@ import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
 import io.h2bench.client.direct.ConnectQueue;
+import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
+import io.h2bench.client.direct.UpgradeHandover;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
@@ -39,11 +41,19 @@ import org.eclipse.jetty.io.EndPoint;
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
  * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
  * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
- * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). The h2c upgrade and
- * requests through a proxy stay with {@code HttpClient} and {@link DirectSessions}; a redirected
- * request's hops come here.
+ * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). Requests through a proxy
+ * stay with {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
+ * <p>
+ * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) goes as a stream on the origin's
+ * connection while one lives, as any other. With none, the connect is an upgrade: the request goes to
+ * {@link DirectConnections}, which writes it over HTTP/1.1 with {@code Upgrade: h2c} on a connection
+ * of its own, new or kept alive, and the origin's next requests wait here as for any connect. On the
+ * server's 101 the socket comes back ({@link UpgradeHandover}) and the response is read as stream 1.
+ * A server that answers over HTTP/1.1 instead has given the request its response there, and the
+ * connection stays HTTP/1.1: the next waiting request asks again, as curl's {@code --http2} asks on
+ * every HTTP/1.1 request, on that connection if it was kept alive.
  */
-public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
+public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> implements UpgradeHandover {
 
     /** The name its samples carry (ExchangeResult#engine): the sampler's own HTTP/2 on Jetty's frame codec. */
     public static final String ENGINE = "h2-own";
@@ -51,7 +61,10 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     /** What Jetty's client and browsers offer, in this order: the server's choice decides the engine. */
     private static final List<String> ALPN = List.of("h2", "http/1.1");
 
-    /** Where a TLS connection goes when ALPN chose http/1.1 for requests that allow it; null: nowhere, they fail. */
+    /**
+     * Where a TLS connection goes when ALPN chose http/1.1 for requests that allow it, and the h2c
+     * Upgrade's request to be written; null: nowhere, they fail or connect by prior knowledge.
+     */
     private volatile AlpnHandover http11;
 
     public DirectHttp2Connections(SharedClient shared, ResponseTimeouts responseTimeouts) {
@@ -70,7 +83,12 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
         // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
         boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
-        return (priorKnowledge || overTls) && plainRequest(exchange, profile);
+        return (priorKnowledge || overTls || mode == ProtocolMode.H2C_UPGRADE) && plainRequest(exchange, profile);
+    }
+
+    @Override
+    public Connection adopt(OriginKey key, EndPoint endPoint, WireConnection wire, DirectExchange from) {
+        return ((Origin) origin(key)).upgraded(continuationOf(from), endPoint, wire);
     }
 
     @Override
@@ -86,6 +104,8 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         private final ConnectQueue<Http2Exchange> waiting = new ConnectQueue<>();
         private final List<Http2FrameConnection> open = new ArrayList<>();
         private Http2FrameConnection current;
+        /** The request whose h2c Upgrade is under way on an HTTP/1.1 connection: the origin's connect; or null. */
+        private Http2Exchange upgrading;
         private volatile boolean closing;
 
         Origin(OriginKey key) {
@@ -199,6 +219,42 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             return connection;
         }
 
+        /** The server switched the connection that asked for the upgrade for {@code exchange}: stream 1 is its response. */
+        private Connection upgraded(Http2Exchange exchange, EndPoint endPoint, WireConnection wire) {
+            synchronized (this) {
+                if (upgrading == null) {
+                    waiting.adopted(); // no connect counted for it (the user reset meanwhile): it counts until it opens
+                }
+                upgrading = null;
+            }
+            return connector.listened(newConnection(endPoint, wire, exchange));
+        }
+
+        /**
+         * The connect for an {@code H2C_UPGRADE} request: the HTTP/1.1 engine writes it with {@code
+         * Upgrade: h2c}. If it ends without a 101 (answered over HTTP/1.1, or failed) the next waiting
+         * request asks again; with one, {@link #opened} sends them as streams.
+         */
+        private void upgrade(Http2Exchange exchange, AlpnHandover writer) {
+            synchronized (this) {
+                upgrading = exchange;
+            }
+            exchange.result().whenComplete((done, failure) -> {
+                Http2Exchange next;
+                synchronized (this) {
+                    if (upgrading != exchange) {
+                        return; // switched (upgraded), or the origin moved on
+                    }
+                    upgrading = null;
+                    next = waiting.connectFailed(exchange, closing);
+                }
+                if (next != null) {
+                    connect(next);
+                }
+            });
+            writer.take(key, exchange);
+        }
+
         @Override
         public void close() {
             List<Http2FrameConnection> all;
@@ -211,13 +267,16 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         }
 
         private void connect(Http2Exchange exchange) {
-            BrowserPreset.Http2 preset = profile.preset().http2();
+            AlpnHandover fallback = http11;
+            if (exchange.request().mode() == ProtocolMode.H2C_UPGRADE && fallback != null) {
+                upgrade(exchange, fallback);
+                return;
+            }
             URI uri = exchange.request().uri();
             boolean secure = "https".equalsIgnoreCase(uri.getScheme());
             Executor executor = shared.connector().getExecutor();
             connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
                 String negotiated = OriginConnector.negotiated(endPoint);
-                AlpnHandover fallback = http11;
                 if (secure && !"h2".equals(negotiated) && exchange.request().alpnFallback() && fallback != null) {
                     return fellBack(exchange, endPoint, wire, fallback);
                 }
@@ -225,9 +284,14 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
                     String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
                     return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
                 }
-                return new Http2FrameConnection(endPoint, executor, shared.connector().getByteBufferPool(), shared.registry(), wire,
-                        preset, this);
+                return newConnection(endPoint, wire, null);
             }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+        }
+
+        /** {@code upgraded}: the exchange whose response comes on stream 1 after an h2c Upgrade, or null. */
+        private Http2FrameConnection newConnection(EndPoint endPoint, WireConnection wire, Http2Exchange upgraded) {
+            return new Http2FrameConnection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(),
+                    shared.registry(), wire, profile.preset().http2(), this, upgraded);
         }
     }
 

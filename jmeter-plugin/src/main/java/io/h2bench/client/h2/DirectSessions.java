@@ -36,11 +36,10 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * requests to it with the same connection profile go straight onto its session, up to the server's
  * stream limit; more wait here, in order. A session that ends, refuses a stream or receives a
  * GOAWAY is forgotten, and the next request goes to {@code HttpClient}, which opens a new connection.
- * A redirected request's hops come here as requests of their own. What still needs it: the
- * requests after an h2c Upgrade (on the upgraded connection), the JETTY preset's HTTP/2 (whose
- * SETTINGS are {@code HTTP2Client}'s) and h2 through a proxy's CONNECT. HTTP/2 with a browser's
- * preset, direct, comes here no more, over TLS (ALPN, with or without the fall-back to HTTP/1.1) or
- * in clear text by prior knowledge: {@link DirectHttp2Connections} carries it on connections of the
+ * A redirected request's hops come here as requests of their own. What still needs it: HTTP/2
+ * through a proxy, h2 by CONNECT and the h2c Upgrade. HTTP/2 direct comes here no more, under any
+ * preset, over TLS (ALPN, with or without the fall-back to HTTP/1.1), in clear text by prior
+ * knowledge or by Upgrade: {@link DirectHttp2Connections} carries it on connections of the
  * sampler's own, without a session.
  */
 public final class DirectSessions {

@@ -67,6 +67,12 @@ final class Http2Exchange extends DirectExchange {
         recorder.attach(wire, true);
     }
 
+    /** The server upgraded to {@code carrier} the connection that sent this request over HTTP/1.1: its response is stream 1's. */
+    void upgradedOn(Http2FrameConnection carrier) {
+        connection = carrier;
+        sides.requestEnded();
+    }
+
     /** A stream promised on this exchange's: its response is recorded as a push of this one. */
     Http2Exchange pushed(URI uri, Http2FrameConnection carrier) {
         Http2Exchange push = new Http2Exchange(request, recorder.newPush(uri), true);

@@ -21,13 +21,13 @@ import org.eclipse.jetty.http2.frames.DataFrame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.PingFrame;
-import org.eclipse.jetty.http2.frames.PrefaceFrame;
 import org.eclipse.jetty.http2.frames.PushPromiseFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
 import org.eclipse.jetty.http2.parser.Parser;
 import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 
@@ -41,8 +41,10 @@ import org.eclipse.jetty.util.BufferUtil;
  * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: the thread waiting for the
  * one stream in flight reads the frames until its stream ends; a page's resources and pushes stay
  * with Jetty's selector, and the next sender reads what came while the connection idled.
+ * After an h2c Upgrade (RFC 7540 3.2) it goes on on the socket where the own HTTP/1.1 read the 101
+ * ({@link Connection.UpgradeTo}): the upgraded request is stream 1, half-closed on our side.
  */
-public final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener {
+public final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener, Connection.UpgradeTo {
 
     /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
     interface Owner {
@@ -60,11 +62,16 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
     private final ReceiveWindows windows;
     /** Under this connection's lock. */
     private final Http2Streams streams = new Http2Streams();
+    /** The exchange whose request asked for the h2c Upgrade: its response comes on stream 1; null on other connections. */
+    private final Http2Exchange upgraded;
+    /** What the HTTP/1.1 connection read after the 101, parsed when this one opens. */
+    private ByteBuffer readWithUpgrade = BufferUtil.EMPTY_BUFFER;
 
     Http2FrameConnection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
-                         BrowserPreset.Http2 preset, Owner owner) {
+                         BrowserPreset.Http2 preset, Owner owner, Http2Exchange upgraded) {
         super(endPoint, executor, pool, registry);
         this.owner = owner;
+        this.upgraded = upgraded;
         this.wire = wire;
         this.preset = preset;
         this.windows = new ReceiveWindows(preset);
@@ -73,17 +80,24 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
     }
 
     @Override
+    public void onUpgradeTo(ByteBuffer buffer) {
+        readWithUpgrade = buffer == null ? BufferUtil.EMPTY_BUFFER : buffer;
+    }
+
+    @Override
     public void onOpen() {
         super.onOpen();
         synchronized (this) {
-            // The preface, the preset's SETTINGS in its order and its connection window, in one write.
-            writer.queue(new PrefaceFrame());
-            writer.queue(new SettingsFrame(preset.settings(), false));
-            int windowDelta = preset.connectionWindow() - BrowserPreset.Http2.DEFAULT_WINDOW;
-            if (windowDelta > 0) {
-                writer.queue(new WindowUpdateFrame(0, windowDelta));
-                windows.connectionWindowSent(windowDelta);
+            writer.queueStart(windows, upgraded);
+            if (upgraded != null) {
+                streams.upgraded(upgraded);
             }
+        }
+        if (upgraded != null) {
+            upgraded.upgradedOn(this);
+            // The server's first frames, read with its 101: parsed before anyone reads the socket again.
+            parser.parse(readWithUpgrade);
+            readWithUpgrade = BufferUtil.EMPTY_BUFFER;
         }
         fillInterested();
         // The owner sends the requests that waited for this connection, so their HEADERS leave in the
@@ -171,8 +185,13 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         writer.iterate();
     }
 
-    private synchronized Http2Exchange stream(int id) {
-        return streams.get(id);
+    /** The exchange of stream {@code id}, or null; {@code remoteEnd}: the server ended its side of it. */
+    private synchronized Http2Exchange stream(int id, boolean remoteEnd) {
+        Http2Exchange exchange = streams.get(id);
+        if (exchange != null && remoteEnd) {
+            exchange.remotelyClosed = true;
+        }
+        return exchange;
     }
 
     @Override
@@ -198,22 +217,16 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
 
     @Override
     public void onHeaders(HeadersFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId());
+        Http2Exchange exchange = stream(frame.getStreamId(), frame.isEndStream());
         if (exchange != null) {
-            if (frame.isEndStream()) {
-                remotelyClosed(exchange);
-            }
             exchange.headers(frame.getMetaData(), frame.isEndStream());
         }
     }
 
     @Override
     public void onData(DataFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId());
+        Http2Exchange exchange = stream(frame.getStreamId(), frame.isEndStream());
         if (exchange != null) {
-            if (frame.isEndStream()) {
-                remotelyClosed(exchange);
-            }
             exchange.content(frame.getByteBuffer(), false);
         }
         // Consumed at once (the recorder copies): the windows reopen as Jetty's buffering strategy reopens them.
@@ -227,17 +240,12 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         }
     }
 
-    private synchronized void remotelyClosed(Http2Exchange exchange) {
-        exchange.remotelyClosed = true;
-    }
-
     @Override
     public void onReset(ResetFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId());
+        Http2Exchange exchange = stream(frame.getStreamId(), true);
         if (exchange == null) {
             return;
         }
-        remotelyClosed(exchange);
         if (frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code && !exchange.pushed()) {
             // RFC 9113 8.7: refused before processing. The retry and the next requests go to a new connection.
             retire();
@@ -284,7 +292,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
 
     @Override
     public void onPushPromise(PushPromiseFrame frame) {
-        Http2Exchange parent = stream(frame.getStreamId());
+        Http2Exchange parent = stream(frame.getStreamId(), false);
         boolean accepted = false;
         synchronized (this) {
             int promised = frame.getPromisedStreamId();

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.frames.Frame;
+import org.eclipse.jetty.http2.frames.PrefaceFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
 import org.eclipse.jetty.http2.generator.Generator;
 import org.eclipse.jetty.http2.hpack.HpackEncoder;
@@ -62,6 +64,7 @@ final class Http2FrameWriter extends IteratingCallback {
     /** Requests whose last frame is in the write under way, told once it has returned. */
     private List<Http2Exchange> ending = new ArrayList<>();
     private final Consumer<Http2Exchange> unencodable;
+    private final BrowserPreset.Http2 preset;
     /** Firefox raises each request stream's window past its SETTINGS' one right after its HEADERS. */
     private final int requestWindowDelta;
     private int nextStreamId = 1;
@@ -79,6 +82,7 @@ final class Http2FrameWriter extends IteratingCallback {
         this.pool = pool;
         this.generator = new Generator(pool, false, 0);
         this.unencodable = unencodable;
+        this.preset = preset;
         this.requestWindowDelta = Math.max(0, preset.requestStreamWindow() - preset.initialStreamWindow());
         encoder.setMaxHeaderListSize(MAX_REQUEST_HEADERS);
         encoder.setMaxTableCapacity(MAX_ENCODER_TABLE);
@@ -99,6 +103,26 @@ final class Http2FrameWriter extends IteratingCallback {
         exchange.body = body.length == 0 ? null : ByteBuffer.wrap(body);
         queue.add(exchange);
         return id;
+    }
+
+    /**
+     * Queues the connection's start (under the lock): the preface, the preset's SETTINGS in its order
+     * and its connection window, in one write. {@code upgraded}: the h2c Upgrade's request, sent over
+     * HTTP/1.1, which is stream 1 (our streams go on from 3); null on a connection that began as HTTP/2.
+     */
+    void queueStart(ReceiveWindows windows, Http2Exchange upgraded) {
+        queue.add(new PrefaceFrame());
+        queue.add(new SettingsFrame(preset.settings(), false));
+        int windowDelta = preset.connectionWindow() - BrowserPreset.Http2.DEFAULT_WINDOW;
+        if (windowDelta > 0) {
+            queue.add(new WindowUpdateFrame(0, windowDelta));
+            windows.connectionWindowSent(windowDelta);
+        }
+        if (upgraded != null) {
+            upgraded.streamId = 1;
+            upgraded.sendWindow = initialStreamSendWindow;
+            nextStreamId = 3;
+        }
     }
 
     /**
