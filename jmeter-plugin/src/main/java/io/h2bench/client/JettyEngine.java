@@ -60,9 +60,10 @@ final class JettyEngine implements ProtocolEngine {
 
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
-     * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, and h2
-     * through CONNECT until the session exists for {@link DirectSessions}) and the request that asks
-     * for the h2c Upgrade. The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
+     * what the other three paths leave, and only that: the request that asks for the h2c Upgrade, and
+     * requests through a proxy reached over TLS (h2 through its CONNECT until the session exists for
+     * {@link DirectSessions}). A clear-text proxy is no reason: the own engines go through it as
+     * HttpClient4 does ({@code connect.ProxyHop}). The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
      * and windows, which the own HTTP/2 announces. Nor is a 100 Continue expected: the own engines wait
      * for it as HttpClient4 does ({@code ContinueWait}). h2 that may fall back to
      * HTTP/1.1 by ALPN is no reason any more: the own engines carry it ({@link DirectHttp2Connections}

@@ -1,5 +1,6 @@
 package io.h2bench.client.h1;
 
+import io.h2bench.client.connect.ProxyHop;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
@@ -12,6 +13,7 @@ import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
+import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +29,10 @@ import org.eclipse.jetty.io.EndPoint;
  * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
  * browser opens; more requests wait here, in order, for the first connection free.
  * <p>
- * Requests through a proxy stay with {@code HttpClient}, whose handling of proxies this class does
- * not repeat; a request that expects a 100 Continue comes here ({@code ContinueWait}: the body after
- * the header block, as HttpClient4 sends it), and so do a redirected request's hops.
+ * Through a proxy, as HttpClient4 goes: plain http on a connection to the proxy, the request line
+ * naming the whole URI, and https through a {@code CONNECT} tunnel ({@code OriginConnector}); one
+ * pool per (proxy, origin). A request that expects a 100 Continue comes here ({@code ContinueWait}:
+ * the body after the header block, as HttpClient4 sends it), and so do a redirected request's hops.
  * <p>
  * An https request that may fall back from h2 ({@code ExchangeRequest#alpnFallback}, the sampler's
  * default) comes here on the TLS connection {@code DirectHttp2Connections} opened when the server's
@@ -63,20 +66,23 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         origin(key).send(successorOf(from));
     }
 
-    /** Whether this class carries {@code exchange} (else HttpClient does). */
+    /** Whether this class carries {@code exchange} (else HttpClient does): HTTP/1.1, direct or through a clear-text proxy. */
     public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
-        return exchange.mode() == ProtocolMode.HTTP_1_1 && plainRequest(exchange, profile);
+        return exchange.mode() == ProtocolMode.HTTP_1_1 && clearTextHop(exchange, profile);
     }
 
     @Override
     protected OriginConnections<Http11Exchange> newOrigin(OriginKey key) {
-        return new Origin(key.profile());
+        ProxyHop hop = connector.hopFor(URI.create(key.origin()), key.profile());
+        return new Origin(key.profile(), hop != null && !hop.tunnels());
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
     private final class Origin implements OriginConnections<Http11Exchange>, Http11Connection.Owner {
 
         private final ConnectionProfile profile;
+        /** Plain http through a proxy: requests name the whole URI (RFC 9112 3.2.2). */
+        private final boolean absoluteForm;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
         private final List<Http11Connection> all = new ArrayList<>();
         private final ConnectQueue<Http11Exchange> waiting = new ConnectQueue<>();
@@ -86,8 +92,9 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         private volatile boolean choseByAlpn;
         private boolean closing;
 
-        Origin(ConnectionProfile profile) {
+        Origin(ConnectionProfile profile, boolean absoluteForm) {
             this.profile = profile;
+            this.absoluteForm = absoluteForm;
         }
 
         @Override
@@ -215,7 +222,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
 
         private Http11Connection newConnection(EndPoint endPoint, WireConnection wire) {
             return new Http11Connection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(),
-                    shared.registry(), wire, this);
+                    shared.registry(), wire, this, absoluteForm);
         }
     }
 }

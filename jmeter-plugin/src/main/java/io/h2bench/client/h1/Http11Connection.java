@@ -43,6 +43,7 @@ final class Http11Connection extends CallerReadConnection {
 
     private final Owner owner;
     private final WireConnection wire;
+    private final boolean absoluteForm;
     private final Http11ResponseParser responses = new Http11ResponseParser(this);
     private final HttpGenerator generator = new HttpGenerator();
     /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
@@ -52,11 +53,13 @@ final class Http11Connection extends CallerReadConnection {
     /** The connection carried an exchange before the one on it (it was kept alive). */
     private volatile boolean carried;
 
+    /** {@code absoluteForm}: to a proxy, the request line names the whole URI. */
     Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
-                     Owner owner) {
+                     Owner owner, boolean absoluteForm) {
         super(endPoint, executor, pool, registry);
         this.wire = wire;
         this.owner = owner;
+        this.absoluteForm = absoluteForm;
     }
 
     /** The exchange in flight, or null. */
@@ -90,7 +93,7 @@ final class Http11Connection extends CallerReadConnection {
         next.assigned(this, wire);
         Http11Exchange.Encoded encoded;
         try {
-            encoded = next.encode(generator, emptyHeaderRoom());
+            encoded = next.encode(generator, emptyHeaderRoom(), absoluteForm);
         } catch (IOException | RuntimeException unencodable) {
             next.fail(unencodable);
             return;

@@ -64,9 +64,9 @@ final class Http11Exchange extends DirectExchange {
     /**
      * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
      * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
-     * write has returned.
+     * write has returned; {@code absoluteForm}: the request line names the whole URI, as to a proxy.
      */
-    Encoded encode(HttpGenerator generator, ByteBuffer header) throws IOException {
+    Encoded encode(HttpGenerator generator, ByteBuffer header, boolean absoluteForm) throws IOException {
         URI uri = request.uri();
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
@@ -88,7 +88,9 @@ final class Http11Exchange extends DirectExchange {
             fields.remove(HttpHeader.EXPECT);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        HttpURI target = HttpURI.build().path(path).query(uri.getRawQuery());
+        HttpURI target = absoluteForm
+                ? HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort()).path(path).query(uri.getRawQuery())
+                : HttpURI.build().path(path).query(uri.getRawQuery());
         MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_1_1, fields,
                 body.length > 0 ? body.length : -1);
         ByteBuffer content = body.length > 0 ? ByteBuffer.wrap(body) : null;

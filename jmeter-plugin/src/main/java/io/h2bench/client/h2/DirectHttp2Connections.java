@@ -39,9 +39,9 @@ import org.eclipse.jetty.io.EndPoint;
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
  * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
  * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
- * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). The h2c upgrade and
- * requests through a proxy stay with {@code HttpClient} and {@link DirectSessions}; a redirected
- * request's hops come here.
+ * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). Through a proxy, h2 goes
+ * in a {@code CONNECT} tunnel ({@code OriginConnector}), ALPN and all as without one. The h2c upgrade
+ * stays with {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> {
 
@@ -63,14 +63,17 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         http11 = handover;
     }
 
-    /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
+    /**
+     * Whether this class carries {@code exchange} (else HttpClient or DirectSessions does): h2c by prior
+     * knowledge directly, h2 over TLS directly or through a clear-text proxy's CONNECT tunnel.
+     */
     public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
         ProtocolMode mode = exchange.mode();
         String scheme = exchange.uri().getScheme();
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
         // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
         boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
-        return (priorKnowledge || overTls) && plainRequest(exchange, profile);
+        return overTls && clearTextHop(exchange, profile) || priorKnowledge && direct(exchange, profile);
     }
 
     @Override
