@@ -194,6 +194,27 @@ class ProxyParityTest {
         assertThat(new ArrayList<>(new LinkedHashSet<>(ours))).isEqualTo(expected);
     }
 
+    @Test
+    void shouldBeAskedForCredentialsOnceWhenAlpnChoosesHttp11InTheTunnelsOfAPage() throws Exception {
+        squid = SquidProxy.start("tester", "s3cret");
+        Http2Sampler page = newUser(Listener.H1_TLS, null);
+        page.setPath("/");
+        page.setImageParser(true);
+
+        HTTPSampleResult result = sample(page, "s3cret");
+        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+        int tunnels = (int) squid.awaitLines("TCP_TUNNEL/200", 2);
+        List<List<String>> connections = squid.requestsPerConnection(0);
+
+        // The page's tunnel (the own HTTP/2's, handed to HTTP/1.1 by ALPN) was asked; the resources'
+        // further tunnels, opened by the own HTTP/1.1, carry the credentials at once: one route, as HttpClient4's.
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(tunnels).isGreaterThanOrEqualTo(2);
+        assertThat(connections.get(0)).containsExactly("CONNECT 407 -", "CONNECT 200 credentials");
+        assertThat(connections.subList(1, connections.size())).allSatisfy(
+                tunnel -> assertThat(tunnel).containsExactly("CONNECT 200 credentials"));
+    }
+
     private void threeSamples(HTTPSamplerBase plain, HTTPSamplerBase tunnel) {
         for (HTTPSamplerBase sampler : List.of(plain, tunnel)) {
             for (int i = 0; i < 3; i++) {

@@ -84,7 +84,7 @@ public final class OriginConnector {
     private final SharedClient shared;
     private final BooleanSupplier closed;
     private final IntSupplier inFlight;
-    private final Map<Route, ProxyHop> hops = new ConcurrentHashMap<>();
+    private volatile Map<Route, ProxyHop> hops = new ConcurrentHashMap<>();
 
     /** {@code closed}: the user's connections are closing; {@code inFlight}: the user's exchanges under way here. */
     public OriginConnector(SharedClient shared, BooleanSupplier closed, IntSupplier inFlight) {
@@ -152,6 +152,14 @@ public final class OriginConnector {
     }
 
     private record Route(ProxySettings proxy, String origin) {
+    }
+
+    /**
+     * Keeps the user's routes with {@code other}'s: the user's HTTP/1.1 and HTTP/2 connections to an
+     * origin share its route, as HttpClient4 keeps one per (origin, proxy), so the proxy asks once.
+     */
+    public void shareProxyHops(OriginConnector other) {
+        hops = other.hops;
     }
 
     /** Forgets what every proxy said about the user's credentials: a new user starts unasked, as HttpClient4's. */

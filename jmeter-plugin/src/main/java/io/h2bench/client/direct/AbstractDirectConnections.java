@@ -71,6 +71,11 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
         return proxy == null || !proxy.secure();
     }
 
+    /** This user's routes through proxies are {@code other}'s too ({@link OriginConnector#shareProxyHops}). */
+    protected final void shareProxyHops(AbstractDirectConnections<?> other) {
+        connector.shareProxyHops(other.connector);
+    }
+
     /** A new origin's connections of this user, to which its requests go from now on. */
     protected abstract OriginConnections<E> newOrigin(OriginKey key);
 

@@ -61,6 +61,10 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     /** Lets {@code handover} (the user's own HTTP/1.1) carry on the connections on which ALPN chose http/1.1. */
     public void fallBackTo(AlpnHandover handover) {
         http11 = handover;
+        if (handover instanceof AbstractDirectConnections<?> http11Connections) {
+            // The origin's route through a proxy is one, whichever protocol ALPN chooses in its tunnel.
+            shareProxyHops(http11Connections);
+        }
     }
 
     /**
