@@ -38,8 +38,9 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * GOAWAY is forgotten, and the next request goes to {@code HttpClient}, which opens a new connection.
  * A redirected request's hops come here as requests of their own. What still needs it: the
  * requests after an h2c Upgrade (on the upgraded connection), the JETTY preset's HTTP/2 (whose
- * SETTINGS are {@code HTTP2Client}'s) and h2 through a proxy's CONNECT. HTTP/2 with a browser's
- * preset, direct, comes here no more, over TLS (ALPN, with or without the fall-back to HTTP/1.1) or
+ * SETTINGS are {@code HTTP2Client}'s) and h2 through the CONNECT of a proxy reached over TLS. h2
+ * through a clear-text proxy comes here no more ({@link DirectHttp2Connections} tunnels it), nor
+ * does HTTP/2 with a browser's preset, direct, over TLS (ALPN, with or without the fall-back to HTTP/1.1) or
  * in clear text by prior knowledge: {@link DirectHttp2Connections} carries it on connections of the
  * sampler's own, without a session.
  */
