@@ -62,10 +62,11 @@ final class JettyEngine implements ProtocolEngine {
 
     /**
      * The name samples sent through Jetty's {@code HttpClient} carry (ExchangeResult#engine). It takes
-     * what the other three paths leave, and only that: requests through a proxy (HTTP/1.1, the h2c
-     * Upgrade, and h2 through CONNECT until the session exists for {@link DirectSessions}). Nor is the
-     * h2c Upgrade without a proxy: the own HTTP/1.1 asks for it and the own HTTP/2 goes on on the
-     * socket ({@code UpgradeHandover}). The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
+     * what the other three paths leave, and only that: requests through a proxy reached over TLS (h2
+     * through its CONNECT until the session exists for {@link DirectSessions}), and the h2c Upgrade
+     * through a proxy. A clear-text proxy is no reason: the own engines go through it as HttpClient4
+     * does ({@code connect.ProxyHop}). Nor is the h2c Upgrade without a proxy: the own HTTP/1.1 asks
+     * for it and the own HTTP/2 goes on on the socket ({@code UpgradeHandover}). The JETTY preset is no reason: it writes out {@code HTTP2Client}'s SETTINGS
      * and windows, which the own HTTP/2 announces. Nor is a 100 Continue expected: the own engines wait
      * for it as HttpClient4 does ({@code ContinueWait}). h2 that may fall back to
      * HTTP/1.1 by ALPN is no reason any more: the own engines carry it ({@link DirectHttp2Connections}

@@ -114,6 +114,9 @@ final class ResultMapper {
      * The response message then says which protocol was used.
      */
     static void noteProtocol(ProtocolMode asked, ExchangeResult exchange, HTTPSampleResult result) {
+        if (exchange.answeredByProxy()) {
+            return; // the origin was never reached: no protocol was used with it
+        }
         ProtocolNote note = protocolNote(asked, exchange.httpVersion());
         if (note != null) {
             result.setResponseMessage(note.appendTo(result.getResponseMessage()));

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.server.Listener;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.apache.jmeter.protocol.http.control.Header;
+import org.apache.jmeter.protocol.http.control.HeaderManager;
 import org.apache.jmeter.protocol.http.sampler.HTTPSampleResult;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerBase;
 import org.apache.jmeter.protocol.http.sampler.HTTPSamplerFactory;
+import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +20,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The sampler's proxy fields, beside JMeter's HttpClient4 sampler, through a real squid: plain
  * HTTP as absolute-form requests, HTTPS (HTTP/1.1 and h2) through CONNECT, Basic proxy
- * authentication answered on the 407 challenge. Squid's access log shows what went through it.
+ * authentication answered on the 407 challenge, all on the sampler's own engines. Squid's logs show
+ * what went through it: the proxy sees what HttpClient4 shows it in the same run, its credentials
+ * only once it asked for them and then on every request or CONNECT, and a refused tunnel is the
+ * sample's response as HttpClient4 reports it.
  */
 class ProxyParityTest {
 
@@ -102,6 +111,126 @@ class ProxyParityTest {
         assertThat(ours.getResponseCode()).isEqualTo(theirs.getResponseCode());
     }
 
+    @Test
+    void shouldSendOnTheOwnEnginesWhenTheRequestGoesThroughAProxy() throws Exception {
+        squid = SquidProxy.start(null, null);
+
+        SampleResult plain = sample(newUser(Listener.H1, ProtocolMode.HTTP_1_1), null);
+        SampleResult tunnelled = sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), null);
+        SampleResult h2 = sample(newUser(Listener.H2, ProtocolMode.HTTP_2), null);
+        SampleResult h2Again = fixture.sampler.sample();
+        SampleResult byScheme = sample(newUser(Listener.H1_TLS, null), null);
+        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+
+        for (SampleResult result : List.of(plain, tunnelled, h2, h2Again, byScheme)) {
+            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        }
+        assertThat(plain.getSamplerData()).contains("Engine: h1-own");
+        assertThat(tunnelled.getSamplerData()).contains("Engine: h1-own");
+        assertThat(h2.getSamplerData()).contains("ALPN: h2", "Engine: h2-own");
+        assertThat(h2Again.getSamplerData()).contains("(reused)", "Engine: h2-own");
+        // The https scheme offers h2 and http/1.1 in the tunnel; this server's ALPN takes http/1.1.
+        assertThat(byScheme.getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own");
+        assertThat(squid.awaitLines(" CONNECT 127.0.0.1:", 3)).isEqualTo(3);
+        assertThat(squid.accessLog()).contains(" GET http://127.0.0.1:");
+    }
+
+    @Test
+    void shouldReportTheProxysRefusalAsHttpClient4DoesWhenItRefusesTheTunnel() throws Exception {
+        squid = SquidProxy.start("tester", "s3cret");
+
+        HTTPSamplerBase hc4 = hc4(Listener.H1_TLS);
+        HTTPSampleResult theirs = sample(hc4, "wrong");
+        hc4.threadFinished();
+        HTTPSampleResult h1 = sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), "wrong");
+        HTTPSampleResult h2 = sample(newUser(Listener.H2, ProtocolMode.HTTP_2), "wrong");
+
+        assertThat(theirs.getResponseCode()).isEqualTo("407");
+        for (HTTPSampleResult ours : List.of(h1, h2)) {
+            assertThat(ours.isSuccessful()).isFalse();
+            assertThat(ours.getResponseCode()).isEqualTo(theirs.getResponseCode());
+            assertThat(ours.getResponseMessage()).isEqualTo(theirs.getResponseMessage());
+            assertThat(ours.getResponseHeaders()).contains("Proxy-Authenticate: Basic realm=\"h2bench\"");
+            assertThat(ours.getResponseDataAsString()).contains("ERR_CACHE_ACCESS_DENIED");
+        }
+    }
+
+    @Test
+    void shouldSendTheProxyCredentialsWhenHttpClient4SendsThemOnTheSameConnections() throws Exception {
+        squid = SquidProxy.start("tester", "s3cret");
+
+        HTTPSamplerBase plainHc4 = hc4(Listener.H1);
+        plainHc4.setUseKeepAlive(true);
+        HTTPSamplerBase tunnelHc4 = hc4(Listener.H1_TLS);
+        tunnelHc4.setUseKeepAlive(false); // each sample on a new tunnel
+        threeSamples(plainHc4, tunnelHc4);
+        int theirRequests = squid.awaitRequests(4 + 4);
+        List<List<String>> theirs = squid.requestsPerConnection(0);
+
+        Http2Sampler plain = newUser(Listener.H1, ProtocolMode.HTTP_1_1);
+        Http2Sampler tunnel = new Http2Sampler();
+        tunnel.setName("tunnel");
+        tunnel.setMethod("GET");
+        tunnel.setProtocol("https");
+        tunnel.setDomain("127.0.0.1");
+        tunnel.setPort(fixture.server.port(Listener.H1_TLS));
+        tunnel.setPath("/small-text.txt");
+        tunnel.setHttpVersion(ProtocolMode.HTTP_1_1);
+        tunnel.setHeaderManager(closing());
+        threeSamples(plain, tunnel);
+        squid.awaitRequests(theirRequests + 4 + 4);
+        List<List<String>> ours = squid.requestsPerConnection(theirRequests);
+
+        // One plain connection: 407 without them, the same GET with them, then with them at once; the
+        // first tunnel: a CONNECT without, then with them on the same connection; every later tunnel
+        // with them at once (how many later tunnels HttpClient4 opens for three samples is its own).
+        List<List<String>> expected = List.of(
+                List.of("GET 407 -", "GET 200 credentials", "GET 200 credentials", "GET 200 credentials"),
+                List.of("CONNECT 407 -", "CONNECT 200 credentials"),
+                List.of("CONNECT 200 credentials"));
+        assertThat(theirs).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(ours).hasSize(4);
+        assertThat(new ArrayList<>(new LinkedHashSet<>(theirs))).isEqualTo(expected);
+        assertThat(new ArrayList<>(new LinkedHashSet<>(ours))).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldBeAskedForCredentialsOnceWhenAlpnChoosesHttp11InTheTunnelsOfAPage() throws Exception {
+        squid = SquidProxy.start("tester", "s3cret");
+        Http2Sampler page = newUser(Listener.H1_TLS, null);
+        page.setPath("/");
+        page.setImageParser(true);
+
+        HTTPSampleResult result = sample(page, "s3cret");
+        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+        int tunnels = (int) squid.awaitLines("TCP_TUNNEL/200", 2);
+        List<List<String>> connections = squid.requestsPerConnection(0);
+
+        // The page's tunnel (the own HTTP/2's, handed to HTTP/1.1 by ALPN) was asked; the resources'
+        // further tunnels, opened by the own HTTP/1.1, carry the credentials at once: one route, as HttpClient4's.
+        assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        assertThat(tunnels).isGreaterThanOrEqualTo(2);
+        assertThat(connections.get(0)).containsExactly("CONNECT 407 -", "CONNECT 200 credentials");
+        assertThat(connections.subList(1, connections.size())).allSatisfy(
+                tunnel -> assertThat(tunnel).containsExactly("CONNECT 200 credentials"));
+    }
+
+    private void threeSamples(HTTPSamplerBase plain, HTTPSamplerBase tunnel) {
+        for (HTTPSamplerBase sampler : List.of(plain, tunnel)) {
+            for (int i = 0; i < 3; i++) {
+                HTTPSampleResult result = sample(sampler, "s3cret");
+                assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+            }
+            sampler.threadFinished();
+        }
+    }
+
+    private static HeaderManager closing() {
+        HeaderManager headers = new HeaderManager();
+        headers.add(new Header("Connection", "close"));
+        return headers;
+    }
+
     private HTTPSamplerBase hc4(Listener listener) {
         HTTPSamplerBase sampler = HTTPSamplerFactory.newInstance(HTTPSamplerFactory.IMPL_HTTP_CLIENT4);
         sampler.setMethod("GET");
@@ -114,6 +243,13 @@ class ProxyParityTest {
 
     private HTTPSamplerBase h2bench(Listener listener, ProtocolMode mode) {
         return fixture.target(listener, "/small-text.txt", mode);
+    }
+
+    /** Aimed as {@link #h2bench}, for a new user: new connections, and a proxy that has asked nothing yet. */
+    private Http2Sampler newUser(Listener listener, ProtocolMode mode) {
+        Http2Sampler sampler = fixture.target(listener, "/small-text.txt", mode);
+        fixture.sampler.threadFinished();
+        return sampler;
     }
 
     private HTTPSampleResult sample(HTTPSamplerBase sampler, String password) {

@@ -9,7 +9,11 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -48,6 +52,9 @@ final class SquidProxy implements AutoCloseable {
         conf.append("http_access ").append(user == null ? "allow" : "deny").append(" all\ncache deny all\n")
                 .append("pid_filename ").append(dir.resolve("squid.pid")).append('\n')
                 .append("access_log stdio:").append(dir.resolve("access.log")).append('\n')
+                // A second log: the client's port (its connection), method, status sent, Proxy-Authorization or "-".
+                .append("logformat h2bench %>p %rm %>Hs %{Proxy-Authorization}>h\n")
+                .append("access_log stdio:").append(dir.resolve("connections.log")).append(" logformat=h2bench\n")
                 .append("cache_log ").append(dir.resolve("cache.log")).append('\n')
                 .append("coredump_dir ").append(dir).append("\nshutdown_lifetime 0 seconds\n");
         Files.writeString(dir.resolve("squid.conf"), conf);
@@ -66,6 +73,45 @@ final class SquidProxy implements AutoCloseable {
     String accessLog() throws IOException {
         Path log = dir.resolve("access.log");
         return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /**
+     * Each client connection's requests, in order, from the {@code skip}th request of the log on: method,
+     * status sent and whether it carried credentials, e.g. {@code CONNECT 407 -}, {@code CONNECT 200 credentials}.
+     */
+    List<List<String>> requestsPerConnection(int skip) throws IOException {
+        Map<String, List<String>> byPort = new LinkedHashMap<>();
+        List<String[]> all = requests();
+        for (String[] request : all.subList(Math.min(skip, all.size()), all.size())) {
+            byPort.computeIfAbsent(request[0], port -> new ArrayList<>())
+                    .add(request[1] + " " + request[2] + " " + (request[3].equals("-") ? "-" : "credentials"));
+        }
+        return new ArrayList<>(byPort.values());
+    }
+
+    /** Requests in the per-connection log, waiting up to 10 s for {@code expected} of them. */
+    int awaitRequests(int expected) throws Exception {
+        int found = 0;
+        for (int attempt = 0; attempt < 100 && found < expected; attempt++) {
+            found = requests().size();
+            if (found < expected) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+        return found;
+    }
+
+    /** Port, method, status, Proxy-Authorization of each request (not of a connection that sent none, as the start-up probe's). */
+    private List<String[]> requests() throws IOException {
+        Path log = dir.resolve("connections.log");
+        List<String[]> requests = new ArrayList<>();
+        for (String line : Files.exists(log) ? Files.readAllLines(log) : List.<String>of()) {
+            String[] parts = line.split(" ");
+            if (parts.length == 4 && !parts[1].equals("-")) {
+                requests.add(parts);
+            }
+        }
+        return requests;
     }
 
     /** Access log lines containing {@code text}, waiting up to 10 s for {@code expected} of them. */

@@ -5,6 +5,7 @@ import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.ProxySettings;
 import io.h2bench.client.wire.WireConnection;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -31,7 +33,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * HTTP/1.1 ({@code DirectConnections}) and HTTP/2 ({@code DirectHttp2Connections}) alike:
  * Jetty's {@code ClientConnector} connects, with the shared client's TLS, source address, DNS, cps
  * and wire counting, each resolved address in turn within the exchange's connect timeout, and the
- * caller's factory makes the connection on the end point.
+ * caller's factory makes the connection on the end point. Through the profile's proxy
+ * ({@link ProxyHop}) the TCP connect goes to the proxy, and to an https origin through a
+ * {@code CONNECT} tunnel ({@link ProxyTunnel}) before the TLS handshake, for both protocols alike.
  */
 public final class OriginConnector {
 
@@ -80,6 +84,7 @@ public final class OriginConnector {
     private final SharedClient shared;
     private final BooleanSupplier closed;
     private final IntSupplier inFlight;
+    private volatile Map<Route, ProxyHop> hops = new ConcurrentHashMap<>();
 
     /** {@code closed}: the user's connections are closing; {@code inFlight}: the user's exchanges under way here. */
     public OriginConnector(SharedClient shared, BooleanSupplier closed, IntSupplier inFlight) {
@@ -101,7 +106,9 @@ public final class OriginConnector {
     public void connect(Waiting exchange, ConnectionProfile profile, List<String> alpn, ConnectionMaker maker, ConnectFailure failure) {
         URI uri = exchange.request().uri();
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
-        int port = uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
+        ProxyHop hop = hopFor(uri, profile);
+        String host = hop == null ? uri.getHost() : hop.proxy().host();
+        int port = hop != null ? hop.proxy().port() : uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
         Map<String, Object> context = new HashMap<>();
         // Jetty adds the client's connection listeners (the wire registry's TLS handshake times) from here.
         context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.httpClient());
@@ -119,10 +126,45 @@ public final class OriginConnector {
         };
         ClientConnectionFactory overTls = alpn == null ? protocol : negotiating(exchange, connector, protocol, alpn);
         // The TLS engine takes its peer from the resolved address, and its certificate from the profile (ProfileTls).
-        context.put(ClientConnectionFactory.CONTEXT_KEY,
-                secure ? connector.newSslClientConnectionFactory(null, overTls) : protocol);
-        shared.routing().resolve(uri.getHost(), port, context,
+        ClientConnectionFactory toOrigin = secure ? connector.newSslClientConnectionFactory(null, overTls) : protocol;
+        ClientConnectionFactory tunnel = (endPoint, ignored) -> {
+            attempt.connected = true;
+            WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
+            return new ProxyTunnel(endPoint, connector.getExecutor(), hop, exchange, context, toOrigin, failure, wire);
+        };
+        context.put(ClientConnectionFactory.CONTEXT_KEY, hop != null && hop.tunnels() ? tunnel : toOrigin);
+        shared.routing().resolve(host, port, context,
                 Promise.from(attempt::start, cause -> failure.connectFailed(exchange, cause)));
+    }
+
+    /**
+     * The user's route to {@code uri}'s origin through the proxy its profile names for the host, or
+     * null when it goes direct: one per (proxy, origin), as HttpClient4 keeps its routes, with what the
+     * proxy said about the user's credentials, until the user's connections are reset.
+     */
+    public ProxyHop hopFor(URI uri, ConnectionProfile profile) {
+        ProxySettings proxy = profile.proxyFor(uri.getHost());
+        if (proxy == null) {
+            return null;
+        }
+        return hops.computeIfAbsent(new Route(proxy, uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort()),
+                route -> new ProxyHop(proxy, uri));
+    }
+
+    private record Route(ProxySettings proxy, String origin) {
+    }
+
+    /**
+     * Keeps the user's routes with {@code other}'s: the user's HTTP/1.1 and HTTP/2 connections to an
+     * origin share its route, as HttpClient4 keeps one per (origin, proxy), so the proxy asks once.
+     */
+    public void shareProxyHops(OriginConnector other) {
+        hops = other.hops;
+    }
+
+    /** Forgets what every proxy said about the user's credentials: a new user starts unasked, as HttpClient4's. */
+    public void forgetProxyAnswers() {
+        hops.clear();
     }
 
     /**

@@ -1,14 +1,17 @@
 package io.h2bench.client.direct;
 
 import io.h2bench.client.connect.OriginConnector;
+import io.h2bench.client.connect.ProxyHop;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.FailureMessages;
+import io.h2bench.client.exchange.HeaderField;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
 import io.h2bench.client.profile.ConnectionProfile;
+import io.h2bench.client.profile.ProxySettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,13 +57,23 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
         this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
     }
 
-    /**
-     * Not through a proxy: those requests stay with {@code HttpClient}, whose handling of proxies
-     * these classes do not repeat. A request that expects a 100 Continue comes here ({@link ContinueWait});
-     * redirects followed automatically come hop by hop ({@code client.Redirects}), each a plain request.
-     */
-    protected static boolean plainRequest(ExchangeRequest exchange, ConnectionProfile profile) {
+    /** Not through a proxy: h2c by prior knowledge cannot go through one (a proxy speaks HTTP/1.1 to its clients). */
+    protected static boolean direct(ExchangeRequest exchange, ConnectionProfile profile) {
         return profile.proxyFor(exchange.uri().getHost()) == null;
+    }
+
+    /**
+     * Direct, or through a proxy spoken to in clear text, as proxies mostly are: one reached over TLS
+     * (the proxy scheme https) stays with {@code HttpClient}, whose TLS to the proxy these classes do not repeat.
+     */
+    protected static boolean clearTextHop(ExchangeRequest exchange, ConnectionProfile profile) {
+        ProxySettings proxy = profile.proxyFor(exchange.uri().getHost());
+        return proxy == null || !proxy.secure();
+    }
+
+    /** This user's routes through proxies are {@code other}'s too ({@link OriginConnector#shareProxyHops}). */
+    protected final void shareProxyHops(AbstractDirectConnections<?> other) {
+        connector.shareProxyHops(other.connector);
     }
 
     /** A new origin's connections of this user, to which its requests go from now on. */
@@ -76,8 +89,32 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
         return origins.computeIfAbsent(key, this::newOrigin);
     }
 
-    /** Sends {@code request}; its result names the engine that carried it in the end (ExchangeResult#engine). */
+    /**
+     * Sends {@code request}; its result names the engine that carried it in the end (ExchangeResult#engine).
+     * Plain http through a proxy carries the proxy's credentials once it asked for them, and goes once
+     * more with them when its answer is the proxy's 407 challenge: one sample, as HttpClient4 reports it
+     * ({@link ExchangeResult#followedBy}). Through a CONNECT tunnel the tunnel answers the challenge.
+     */
     public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request) {
+        ProxyHop hop = connector.hopFor(request.uri(), key.profile());
+        if (hop == null || hop.tunnels()) {
+            return sendOnce(key, request);
+        }
+        String credentials = hop.authorization();
+        ExchangeRequest sent = credentials == null ? request : request.withHeaders(withHeader(request.headers(), credentials));
+        return sendOnce(key, sent).thenCompose(first ->
+                hop.sendAgain(first.status(), first.responseHeader("Proxy-Authenticate"), credentials != null)
+                        ? send(key, request).thenApply(first::followedBy)
+                        : CompletableFuture.completedFuture(first));
+    }
+
+    private static List<HeaderField> withHeader(List<HeaderField> headers, String proxyAuthorization) {
+        List<HeaderField> all = new ArrayList<>(headers);
+        all.add(new HeaderField("Proxy-Authorization", proxyAuthorization));
+        return all;
+    }
+
+    private CompletableFuture<ExchangeResult> sendOnce(OriginKey key, ExchangeRequest request) {
         ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
         E exchange = track(newExchange.apply(request, recorder));
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
@@ -130,6 +167,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     public final void reset() {
         List<OriginConnections<E>> all = new ArrayList<>(origins.values());
         origins.clear();
+        connector.forgetProxyAnswers();
         all.forEach(OriginConnections::close);
     }
 

@@ -98,6 +98,15 @@ public record ExchangeResult(
         return failureMessage != null;
     }
 
+    /**
+     * The response is a proxy's refusal of the CONNECT tunnel to an https origin (a 407, a 403, a 502),
+     * which the sample reports as HttpClient4 does: a response on a connection opened for it on which
+     * TLS never began, so the origin never answered.
+     */
+    public boolean answeredByProxy() {
+        return status != 0 && newConnection && tlsNanos == 0 && "https".equalsIgnoreCase(uri.getScheme()) && !pushed;
+    }
+
     /** Response status line as JMeter shows it, e.g. {@code HTTP/2.0 200 OK}. */
     public String statusLine() {
         String text = reason == null || reason.isEmpty() ? defaultReason(status) : reason;

@@ -1,6 +1,7 @@
 package io.h2bench.client.h1;
 
 import io.h2bench.client.connect.AnnouncedSettings;
+import io.h2bench.client.connect.ProxyHop;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
@@ -14,6 +15,7 @@ import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
+import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,9 +31,10 @@ import org.eclipse.jetty.io.EndPoint;
  * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
  * browser opens; more requests wait here, in order, for the first connection free.
  * <p>
- * Requests through a proxy stay with {@code HttpClient}, whose handling of proxies this class does
- * not repeat; a request that expects a 100 Continue comes here ({@code ContinueWait}: the body after
- * the header block, as HttpClient4 sends it), and so do a redirected request's hops.
+ * Through a proxy, as HttpClient4 goes: plain http on a connection to the proxy, the request line
+ * naming the whole URI, and https through a {@code CONNECT} tunnel ({@code OriginConnector}); one
+ * pool per (proxy, origin). A request that expects a 100 Continue comes here ({@code ContinueWait}:
+ * the body after the header block, as HttpClient4 sends it), and so do a redirected request's hops.
  * <p>
  * An https request that may fall back from h2 ({@code ExchangeRequest#alpnFallback}, the sampler's
  * default) comes here on the TLS connection {@code DirectHttp2Connections} opened when the server's
@@ -80,14 +83,15 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         origin(key).send(successorOf(from));
     }
 
-    /** Whether this class carries {@code exchange} (else HttpClient does). */
+    /** Whether this class carries {@code exchange} (else HttpClient does): HTTP/1.1, direct or through a clear-text proxy. */
     public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
-        return exchange.mode() == ProtocolMode.HTTP_1_1 && plainRequest(exchange, profile);
+        return exchange.mode() == ProtocolMode.HTTP_1_1 && clearTextHop(exchange, profile);
     }
 
     @Override
     protected OriginConnections<Http11Exchange> newOrigin(OriginKey key) {
-        return new Origin(key);
+        ProxyHop hop = connector.hopFor(URI.create(key.origin()), key.profile());
+        return new Origin(key, hop != null && !hop.tunnels());
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
@@ -95,6 +99,8 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
 
         private final OriginKey key;
         private final ConnectionProfile profile;
+        /** Plain http through a proxy: requests name the whole URI (RFC 9112 3.2.2). */
+        private final boolean absoluteForm;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
         private final List<Http11Connection> all = new ArrayList<>();
         private final ConnectQueue<Http11Exchange> waiting = new ConnectQueue<>();
@@ -107,9 +113,10 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         /** The h2c Upgrade's {@code HTTP2-Settings}, made on the first request that asks for it. */
         private volatile String http2Settings;
 
-        Origin(OriginKey key) {
+        Origin(OriginKey key, boolean absoluteForm) {
             this.key = key;
             this.profile = key.profile();
+            this.absoluteForm = absoluteForm;
         }
 
         @Override
@@ -252,7 +259,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
 
         private Http11Connection newConnection(EndPoint endPoint, WireConnection wire) {
             return new Http11Connection(endPoint, shared.connector().getExecutor(), shared.connector().getByteBufferPool(),
-                    shared.registry(), wire, this);
+                    shared.registry(), wire, this, absoluteForm);
         }
     }
 }

@@ -51,6 +51,7 @@ final class Http11Connection extends CallerReadConnection implements Connection.
 
     private final Owner owner;
     private final WireConnection wire;
+    private final boolean absoluteForm;
     private final Http11ResponseParser responses = new Http11ResponseParser(this);
     private final HttpGenerator generator = new HttpGenerator();
     /** The request header block's room, reused: one exchange at a time, the next only after the write returned. */
@@ -62,11 +63,13 @@ final class Http11Connection extends CallerReadConnection implements Connection.
     /** What was read after a 101, for the connection that takes the socket on. */
     private ByteBuffer readAfterSwitch;
 
+    /** {@code absoluteForm}: to a proxy, the request line names the whole URI. */
     Http11Connection(EndPoint endPoint, Executor executor, ByteBufferPool pool, WireRegistry registry, WireConnection wire,
-                     Owner owner) {
+                     Owner owner, boolean absoluteForm) {
         super(endPoint, executor, pool, registry);
         this.wire = wire;
         this.owner = owner;
+        this.absoluteForm = absoluteForm;
     }
 
     /** The exchange in flight, or null. */
@@ -100,7 +103,7 @@ final class Http11Connection extends CallerReadConnection implements Connection.
         next.assigned(this, wire);
         Http11Exchange.Encoded encoded;
         try {
-            encoded = next.encode(generator, emptyHeaderRoom(), next.asksForUpgrade() ? owner.upgradeSettings() : null);
+            encoded = next.encode(generator, emptyHeaderRoom(), absoluteForm, next.asksForUpgrade() ? owner.upgradeSettings() : null);
         } catch (IOException | RuntimeException unencodable) {
             next.fail(unencodable);
             return;

@@ -72,10 +72,11 @@ final class Http11Exchange extends DirectExchange {
     /**
      * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
      * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
-     * write has returned. {@code http2Settings}: the h2c Upgrade's, whose headers then replace the
-     * plan's connection headers as curl's {@code --http2} adds them; null for no Upgrade.
+     * write has returned. {@code absoluteForm}: the request line names the whole URI, as to a proxy.
+     * {@code http2Settings}: the h2c Upgrade's, whose headers then replace the plan's connection
+     * headers as curl's {@code --http2} adds them; null for no Upgrade.
      */
-    Encoded encode(HttpGenerator generator, ByteBuffer header, String http2Settings) throws IOException {
+    Encoded encode(HttpGenerator generator, ByteBuffer header, boolean absoluteForm, String http2Settings) throws IOException {
         URI uri = request.uri();
         byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
@@ -105,7 +106,9 @@ final class Http11Exchange extends DirectExchange {
             fields.remove(HttpHeader.EXPECT);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        HttpURI target = HttpURI.build().path(path).query(uri.getRawQuery());
+        HttpURI target = absoluteForm
+                ? HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort()).path(path).query(uri.getRawQuery())
+                : HttpURI.build().path(path).query(uri.getRawQuery());
         MetaData.Request metaData = new MetaData.Request(request.method(), target, HttpVersion.HTTP_1_1, fields,
                 body.length > 0 ? body.length : -1);
         ByteBuffer content = body.length > 0 ? ByteBuffer.wrap(body) : null;

@@ -41,17 +41,19 @@ import org.eclipse.jetty.io.EndPoint;
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
  * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
  * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
- * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). Requests through a proxy
- * stay with {@code HttpClient} and {@link DirectSessions}; a redirected request's hops come here.
+ * DATA after the server's 100 or HttpClient4's wait ({@code ContinueWait}). Through a proxy, h2 goes
+ * in a {@code CONNECT} tunnel ({@code OriginConnector}), ALPN and all as without one; a redirected
+ * request's hops come here.
  * <p>
- * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) goes as a stream on the origin's
+ * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) not through a proxy goes as a stream on the origin's
  * connection while one lives, as any other. With none, the connect is an upgrade: the request goes to
  * {@link DirectConnections}, which writes it over HTTP/1.1 with {@code Upgrade: h2c} on a connection
  * of its own, new or kept alive, and the origin's next requests wait here as for any connect. On the
  * server's 101 the socket comes back ({@link UpgradeHandover}) and the response is read as stream 1.
  * A server that answers over HTTP/1.1 instead has given the request its response there, and the
  * connection stays HTTP/1.1: the next waiting request asks again, as curl's {@code --http2} asks on
- * every HTTP/1.1 request, on that connection if it was kept alive.
+ * every HTTP/1.1 request, on that connection if it was kept alive. Through a proxy the Upgrade stays
+ * with {@code HttpClient} and {@link DirectSessions}.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> implements UpgradeHandover {
 
@@ -74,16 +76,24 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     /** Lets {@code handover} (the user's own HTTP/1.1) carry on the connections on which ALPN chose http/1.1. */
     public void fallBackTo(AlpnHandover handover) {
         http11 = handover;
+        if (handover instanceof AbstractDirectConnections<?> http11Connections) {
+            // The origin's route through a proxy is one, whichever protocol ALPN chooses in its tunnel.
+            shareProxyHops(http11Connections);
+        }
     }
 
-    /** Whether this class carries {@code exchange} (else HttpClient or DirectSessions does). */
+    /**
+     * Whether this class carries {@code exchange} (else HttpClient or DirectSessions does): h2c by prior
+     * knowledge directly, h2 over TLS directly or through a clear-text proxy's CONNECT tunnel.
+     */
     public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
         ProtocolMode mode = exchange.mode();
         String scheme = exchange.uri().getScheme();
         boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
         // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
         boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
-        return (priorKnowledge || overTls || mode == ProtocolMode.H2C_UPGRADE) && plainRequest(exchange, profile);
+        return overTls && clearTextHop(exchange, profile)
+                || (priorKnowledge || mode == ProtocolMode.H2C_UPGRADE) && direct(exchange, profile);
     }
 
     @Override

@@ -37,9 +37,10 @@ import org.eclipse.jetty.http2.client.transport.internal.HttpConnectionOverHTTP2
  * stream limit; more wait here, in order. A session that ends, refuses a stream or receives a
  * GOAWAY is forgotten, and the next request goes to {@code HttpClient}, which opens a new connection.
  * A redirected request's hops come here as requests of their own. What still needs it: HTTP/2
- * through a proxy, h2 by CONNECT and the h2c Upgrade. HTTP/2 direct comes here no more, under any
- * preset, over TLS (ALPN, with or without the fall-back to HTTP/1.1), in clear text by prior
- * knowledge or by Upgrade: {@link DirectHttp2Connections} carries it on connections of the
+ * through a proxy reached over TLS (h2 by its CONNECT) and the h2c Upgrade through a proxy. HTTP/2
+ * through a clear-text proxy comes here no more ({@link DirectHttp2Connections} tunnels it), nor does
+ * HTTP/2 direct, under any preset, over TLS (ALPN, with or without the fall-back to HTTP/1.1), in
+ * clear text by prior knowledge or by Upgrade: {@link DirectHttp2Connections} carries it on connections of the
  * sampler's own, without a session.
  */
 public final class DirectSessions {

@@ -1,0 +1,234 @@
+package io.h2bench.client.connect;
+
+import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.wire.WireConnection;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.ClientConnectionFactory;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The {@code CONNECT} exchange on a new TCP connection to the proxy, as HttpClient4 makes it before an
+ * https origin: on a 2xx answer the socket becomes the origin's TLS connection (ALPN and all, as
+ * without a proxy), whose SNI names the origin. A 407 with a Basic challenge is answered with the
+ * credentials on the same connection when the proxy keeps it ({@link ProxyHop#sendAgain}). Any other
+ * answer is the exchange's response, as HttpClient4 reports a refused tunnel: the proxy's status,
+ * headers and body; the connection then closes. Its bytes are the connection's, so the first exchange
+ * on it counts them, as it counts its TLS handshake.
+ */
+final class ProxyTunnel extends AbstractConnection {
+
+    private static final int READ_BYTES = 8 * 1024;
+
+    private final ProxyHop hop;
+    private final OriginConnector.Waiting exchange;
+    private final Map<String, Object> context;
+    private final ClientConnectionFactory toOrigin;
+    private final OriginConnector.ConnectFailure failure;
+    private final WireConnection wire;
+    private final ByteBuffer in = BufferUtil.allocate(READ_BYTES);
+    private HttpParser parser;
+    private Answer answer;
+    private boolean carriedCredentials;
+    private boolean ended;
+
+    ProxyTunnel(EndPoint endPoint, Executor executor, ProxyHop hop, OriginConnector.Waiting exchange, Map<String, Object> context,
+                ClientConnectionFactory toOrigin, OriginConnector.ConnectFailure failure, WireConnection wire) {
+        super(endPoint, executor);
+        this.hop = hop;
+        this.exchange = exchange;
+        this.context = context;
+        this.toOrigin = toOrigin;
+        this.failure = failure;
+        this.wire = wire;
+    }
+
+    @Override
+    public void onOpen() {
+        super.onOpen();
+        sendConnect();
+    }
+
+    private void sendConnect() {
+        String credentials = hop.authorization();
+        carriedCredentials = credentials != null;
+        StringBuilder head = new StringBuilder("CONNECT ").append(hop.authority()).append(" HTTP/1.1\r\nHost: ")
+                .append(hop.authority()).append("\r\n");
+        if (credentials != null) {
+            head.append("Proxy-Authorization: ").append(credentials).append("\r\n");
+        }
+        answer = new Answer();
+        parser = new HttpParser(answer);
+        getEndPoint().write(Callback.from(this::fillInterested, this::fail),
+                ByteBuffer.wrap(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Override
+    public void onFillable() {
+        try {
+            while (!ended) {
+                if (!in.hasRemaining()) {
+                    BufferUtil.clear(in);
+                    int read = getEndPoint().fill(in);
+                    if (read < 0) {
+                        fail(new ClosedChannelException());
+                        return;
+                    }
+                    if (read == 0) {
+                        fillInterested();
+                        return;
+                    }
+                }
+                if (parser.parseNext(in)) {
+                    answered();
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException broken) {
+            fail(broken);
+        }
+    }
+
+    /** The proxy's whole answer to the CONNECT is in. */
+    private void answered() {
+        Answer done = answer;
+        if (done.status / 100 == 2) {
+            hop.sendAgain(done.status, null, carriedCredentials);
+            ended = true;
+            openTls();
+            return;
+        }
+        String challenge = done.fields.get(HttpHeader.PROXY_AUTHENTICATE);
+        if (hop.sendAgain(done.status, challenge, carriedCredentials) && done.keepsAlive()) {
+            BufferUtil.clear(in);
+            sendConnect();
+            return;
+        }
+        ended = true;
+        refused(done);
+    }
+
+    /** The tunnel is up: TLS to the origin on this socket, its peer (and SNI) the origin, not the proxy. */
+    private void openTls() {
+        context.put(ClientConnector.REMOTE_SOCKET_ADDRESS_CONTEXT_KEY, InetSocketAddress.createUnresolved(hop.host(), hop.port()));
+        try {
+            Connection tls = toOrigin.newConnection(getEndPoint(), context);
+            getEndPoint().upgrade(tls);
+        } catch (IOException | RuntimeException broken) {
+            failure.connectFailed(exchange, broken);
+            close();
+        }
+    }
+
+    /** The proxy's answer is the exchange's response, as HttpClient4 reports a refused tunnel; the connect failed. */
+    private void refused(Answer done) {
+        ExchangeRecorder recorder = exchange.recorder();
+        recorder.attach(wire, true);
+        recorder.responseBegun();
+        recorder.responseHeaders(done.status, done.version, done.fields);
+        recorder.responseContent(ByteBuffer.wrap(done.body.toByteArray()));
+        recorder.completed(new ExchangeRecorder.ResponseHead(done.status, done.reason, done.version, done.fields), null);
+        failure.connectFailed(exchange, new IOException("The proxy refused the CONNECT to " + hop.authority() + ": "
+                + done.status + " " + done.reason));
+        close();
+    }
+
+    private void fail(Throwable cause) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        failure.connectFailed(exchange, new IOException("The proxy " + hop.proxy().host() + ":" + hop.proxy().port()
+                + " gave no answer to the CONNECT to " + hop.authority() + " (" + cause + ")", cause));
+        close();
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        super.onClose(cause);
+        if (getEndPoint().getConnection() == this) {
+            fail(cause != null ? cause : new ClosedChannelException());
+        }
+    }
+
+    /** The proxy's response to one CONNECT, as Jetty's parser delivers it. */
+    private final class Answer implements HttpParser.ResponseHandler {
+
+        private final HttpFields.Mutable fields = HttpFields.build();
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        private int status;
+        private String reason;
+        private HttpVersion version;
+
+        @Override
+        public void startResponse(HttpVersion httpVersion, int code, String text) {
+            version = httpVersion;
+            status = code;
+            reason = text;
+            // A 2xx answer to CONNECT has no body: the tunnel's bytes follow it (RFC 9110 9.3.6).
+            parser.setHeadResponse(code / 100 == 2);
+        }
+
+        @Override
+        public void parsedHeader(HttpField field) {
+            fields.add(field);
+        }
+
+        @Override
+        public boolean headerComplete() {
+            return false;
+        }
+
+        @Override
+        public boolean content(ByteBuffer content) {
+            byte[] bytes = new byte[content.remaining()];
+            content.get(bytes);
+            body.writeBytes(bytes);
+            return false;
+        }
+
+        @Override
+        public boolean contentComplete() {
+            return false;
+        }
+
+        @Override
+        public boolean messageComplete() {
+            return true;
+        }
+
+        @Override
+        public void earlyEOF() {
+            fail(new ClosedChannelException());
+        }
+
+        @Override
+        public void badMessage(HttpException bad) {
+            fail(new IOException("The proxy's answer to CONNECT is no HTTP response: " + bad.getReason()));
+        }
+
+        boolean keepsAlive() {
+            String connection = fields.get(HttpHeader.CONNECTION);
+            String lower = connection == null ? "" : connection.toLowerCase(Locale.ROOT);
+            return version == HttpVersion.HTTP_1_1 ? !lower.contains("close") : lower.contains("keep-alive");
+        }
+    }
+}
