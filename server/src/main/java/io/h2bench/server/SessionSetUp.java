@@ -27,7 +27,9 @@ import org.eclipse.jetty.util.Callback;
  * that preface: two writes, so two TLS records and two TCP segments before the first response, each a
  * wake-up of its own on a busy machine (issue 42). The session here holds its first write back until
  * the ACK joins it; any other frame sent before (a GOAWAY for a broken preface, the response of an h2c
- * Upgrade) takes the held frames out first: RFC 9113 3.4 wants the server's SETTINGS first.
+ * Upgrade) takes the held frames out first: RFC 9113 3.4 wants the server's SETTINGS first. A client
+ * that sent the preface's first 24 bytes and waits for the server's SETTINGS before it sends its own
+ * (3.4 has its SETTINGS follow at once) gets them when its SETTINGS arrive, no sooner.
  */
 final class SessionSetUp {
 
