@@ -2,6 +2,7 @@ package io.h2bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.SocketException;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -45,11 +46,16 @@ class LateWindowUpdatesTest extends AbuseTestBase {
         // RFC 9113 section 6.9: an increment of 0 is an error; a flood of them stays suspicious.
         String end = bystanders.survive(Listener.H2C, () -> {
             try (RawH2 attacker = RawH2.connect(server.port(Listener.H2C))) {
-                attacker.frame(RawH2.HEADERS, RawH2.END_HEADERS, 1, RawH2.get("/small-text.txt"));
-                for (int credit = 0; credit < LATE_CREDITS; credit++) {
-                    attacker.windowUpdate(1, 0);
+                try {
+                    attacker.frame(RawH2.HEADERS, RawH2.END_HEADERS, 1, RawH2.get("/small-text.txt"));
+                    for (int credit = 0; credit < LATE_CREDITS; credit++) {
+                        attacker.windowUpdate(1, 0);
+                    }
+                    attacker.flush();
+                } catch (SocketException reset) {
+                    // The server ended the connection before the flood was all written (seen on busy cores).
+                    return "closed while flooding (" + reset.getMessage() + ")";
                 }
-                attacker.flush();
                 return attacker.awaitEnd(ANSWER, false);
             }
         });

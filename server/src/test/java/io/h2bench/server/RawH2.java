@@ -41,9 +41,17 @@ final class RawH2 implements AutoCloseable {
 
     /** Connects, sends the preface and an empty SETTINGS frame. */
     static RawH2 connect(int port) throws IOException {
-        RawH2 client = new RawH2(new Socket("127.0.0.1", port));
-        client.out.write(PREFACE);
-        client.frame(0x4, 0, 0, new byte[0]);
+        return over(new Socket("127.0.0.1", port));
+    }
+
+    /** Sends the preface and an empty SETTINGS frame, in one write, on a connection made elsewhere (TLS with ALPN h2). */
+    static RawH2 over(Socket socket) throws IOException {
+        RawH2 client = new RawH2(socket);
+        ByteArrayOutputStream preface = new ByteArrayOutputStream();
+        preface.write(PREFACE);
+        preface.write(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0});
+        client.out.write(preface.toByteArray());
+        client.out.flush();
         return client;
     }
 
