@@ -107,7 +107,7 @@ public final class H2BenchServer implements AutoCloseable {
         // Where Conscrypt cannot load (not x86-64, or not on the class path), JSSE, and the banner says why.
         TlsProvider tlsProvider = settings.tlsProvider() == TlsProvider.CONSCRYPT && ConscryptTls.unavailableReason() != null
                 ? TlsProvider.JSSE : settings.tlsProvider();
-        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), tlsProvider, altSvc);
+        Connectors factory = new Connectors(server, tls, settings.tlsProfile(), tlsProvider, altSvc, settings.selectors());
         Map<Listener, ServerConnector> connectors = new EnumMap<>(Listener.class);
         Map<Listener, AtomicLong> accepted = new EnumMap<>(Listener.class);
         Map<Listener, RefusalLog> refused = new EnumMap<>(Listener.class);
@@ -229,6 +229,11 @@ public final class H2BenchServer implements AutoCloseable {
     /** Jetty's connector of a listener: tests shorten its idle timeout to see slow clients closed in seconds. */
     ServerConnector connector(Listener listener) {
         return connectors.get(listener);
+    }
+
+    /** Selector threads of each TCP listener (all alike): {@code --selectors}, or Jetty's count for this machine. */
+    public int selectorsPerListener() {
+        return connectors.get(Listener.H1).getSelectorManager().getSelectorCount();
     }
 
     /** Server threads running a job now (selectors and acceptors included): tests see what slow clients hold. */

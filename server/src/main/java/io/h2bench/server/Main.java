@@ -63,6 +63,11 @@ public final class Main implements Callable<Integer> {
                     + "has compiled TLS, HTTP/1.1 and HTTP/2 before the first client; 0 = none (default: ${DEFAULT-VALUE}).")
     int warmUp = WarmUp.DEFAULT_CONNECTIONS;
 
+    @Option(names = "--selectors", paramLabel = "N",
+            description = "Selector threads per TCP listener, each reading, parsing and answering its connections' requests; "
+                    + "0 = Jetty's count, max(1, min(cores / 2, 200 threads / 16)): one on two cores (default: ${DEFAULT-VALUE}).")
+    int selectors = ServerSettings.JETTY_SELECTORS;
+
     @Option(names = "--max-connections", paramLabel = "N",
             description = "Open connections per listener; more are closed at once (default: ${DEFAULT-VALUE}).")
     int maxConnections = ServerSettings.DEFAULT_MAX_CONNECTIONS;
@@ -165,7 +170,8 @@ public final class Main implements Callable<Integer> {
                 .withQuic(QuicOptions.defaults().withCongestionControl(h3CongestionControl, h3InitialWindow).withRetry(h3Retry))
                 .withTlsProfile(tlsProfile)
                 .withTlsProvider(tlsProvider)
-                .withWarmUp(warmUp);
+                .withWarmUp(warmUp)
+                .withSelectors(selectors);
         settings = settings.withNetwork(netem.profile());
         return keystore == null ? settings : settings.withKeystore(keystore, keystorePassword);
     }
@@ -184,6 +190,8 @@ public final class Main implements Callable<Integer> {
         WarmUp.Result warmed = server.warmUp();
         out.println("warm-up: " + (warmed.connections() == 0 && warmed.failure() == null ? "none (--warm-up 0)"
                 : warmed.describe() + ", before the first client (--warm-up 0 skips it)"));
+        out.println("selectors: " + server.selectorsPerListener() + " per TCP listener on " + Runtime.getRuntime().availableProcessors()
+                + " cores" + (selectors == ServerSettings.JETTY_SELECTORS ? ", Jetty's count (--selectors N sets it)" : " (--selectors)"));
         out.println("network: " + server.network().describe());
         EngineBanner.print(out, server);
         for (Listener listener : Listener.values()) {

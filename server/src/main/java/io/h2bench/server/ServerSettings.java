@@ -19,17 +19,19 @@ import io.h2bench.server.netem.LinkProfile;
  * its QUIC settings ({@link QuicOptions}); the TLS profile ({@link TlsProfile}: the generated
  * certificate's key, the cipher order) and provider ({@link TlsProvider}: BoringSSL or JSSE); and how
  * many connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}:
- * none in tests, which start hundreds of servers).
+ * none in tests, which start hundreds of servers); and how many selector threads each TCP listener runs.
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,
                              LinkProfile network, boolean countRequests, int maxConnections, int maxConnectionsPerClient,
                              int h3Port, QuicOptions quic, TlsProfile tlsProfile, TlsProvider tlsProvider,
-                             int warmUpConnections) {
+                             int warmUpConnections, int selectors) {
 
     /** Open connections per listener: four listeners stay within a 20,000 file-descriptor limit, proxied too. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
     /** Open connections per listener from one client address: 170 users of six HTTP/1.1 connections each. */
     public static final int DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 1024;
+    /** Selectors per TCP listener as Jetty counts them: max(1, min(cores / 2, threads / 16)), one on two cores. */
+    public static final int JETTY_SELECTORS = 0;
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -37,6 +39,9 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         Objects.requireNonNull(quic, "quic");
         Objects.requireNonNull(tlsProfile, "tlsProfile");
         Objects.requireNonNull(tlsProvider, "tlsProvider");
+        if (selectors < 0) {
+            throw new IllegalArgumentException("selectors must be 0 (Jetty's choice) or more, were " + selectors);
+        }
         if (warmUpConnections < 0) {
             throw new IllegalArgumentException("warm-up connections must be 0 or more, were " + warmUpConnections);
         }
@@ -64,7 +69,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), false,
                 DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, Http3Listener.ON_H2_PORT,
-                QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, WarmUp.DEFAULT_CONNECTIONS);
+                QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, WarmUp.DEFAULT_CONNECTIONS, JETTY_SELECTORS);
     }
 
     /**
@@ -77,7 +82,7 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
             ports.put(listener, 0);
         }
         return new ServerSettings("127.0.0.1", ports, null, null, LinkProfile.ideal(), true,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0, QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, 0);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 0, QuicOptions.defaults(), TlsProfile.WEB, TlsProvider.CONSCRYPT, 0, JETTY_SELECTORS);
     }
 
     public int port(Listener listener) {
@@ -87,52 +92,57 @@ public record ServerSettings(String bind, Map<Listener, Integer> ports, Path key
     public ServerSettings withPort(Listener listener, int port) {
         Map<Listener, Integer> changed = new EnumMap<>(ports);
         changed.put(listener, port);
-        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, changed, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     /** The h3 listener's UDP port: 0 = ephemeral, {@link Http3Listener#ON_H2_PORT} = the number the h2 listener got. */
     public ServerSettings withH3Port(int port) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     public ServerSettings withBind(String address) {
-        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(address, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     public ServerSettings withKeystore(Path path, String password) {
-        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, path, password, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     public ServerSettings withNetwork(LinkProfile link) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, link, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     /** At most {@code perListener} open connections per listener, {@code perClient} of them from one address. */
     public ServerSettings withConnectionCaps(int perListener, int perClient) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, perListener, perClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     public ServerSettings withCountRequests(boolean count) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, count, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 
     /** The certificate a generated key store gets and the cipher order ({@code --tls-profile}). */
     public ServerSettings withTlsProfile(TlsProfile profile) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, profile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, profile, tlsProvider, warmUpConnections, selectors);
     }
 
     /** What runs the TCP TLS listeners' handshakes and records ({@code --tls-provider}). */
     public ServerSettings withTlsProvider(TlsProvider provider) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, provider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, provider, warmUpConnections, selectors);
     }
 
     /** Connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}); 0 = none. */
     public ServerSettings withWarmUp(int connections) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, connections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, connections, selectors);
+    }
+
+    /** Selector threads per TCP listener ({@code --selectors}); {@link #JETTY_SELECTORS}: Jetty's count for the machine. */
+    public ServerSettings withSelectors(int count) {
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, quic, tlsProfile, tlsProvider, warmUpConnections, count);
     }
 
     /** The h3 listener's congestion control, initial window, Retry and qlog. */
     public ServerSettings withQuic(QuicOptions options) {
-        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, options, tlsProfile, tlsProvider, warmUpConnections);
+        return new ServerSettings(bind, ports, keystore, keystorePassword, network, countRequests, maxConnections, maxConnectionsPerClient, h3Port, options, tlsProfile, tlsProvider, warmUpConnections, selectors);
     }
 }

@@ -29,7 +29,7 @@ final class H3ListenerAlone implements AutoCloseable {
     static H3ListenerAlone start(Handler handler, Object... listenerBeans) throws Exception {
         Server server = new Server();
         TlsMaterial tls = TlsMaterial.load(TlsMaterial.defaultKeystore(), TlsMaterial.GENERATED_PASSWORD, true);
-        Http3Listener h3 = new Connectors(server, tls, TlsProfile.WEB, TlsProvider.JSSE, new AltSvc()).http3("127.0.0.1", QuicOptions.defaults());
+        Http3Listener h3 = new Connectors(server, tls, TlsProfile.WEB, TlsProvider.JSSE, new AltSvc(), ServerSettings.JETTY_SELECTORS).http3("127.0.0.1", QuicOptions.defaults());
         server.setHandler(handler);
         for (Object bean : listenerBeans) {
             server.getConnectors()[0].addBean(bean);
