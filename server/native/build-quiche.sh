@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Netty's QUIC JNI library (libnetty_quiche42_linux_x86_64.so) with a patched quiche, so that
 # the h3 listener's congestion control can be changed where no quiche or Netty setting reaches
-# (issue 38: quiche's CUBIC undoes its window cuts after sparse losses; quiche-cubic-no-rollback.patch).
+# (issue 38: quiche's CUBIC made to do what ngtcp2 0.12's does; each quiche-*.patch says what it changes and why).
 #
 # The parts, each the version Netty 4.2.18.Final's own linux-x86_64 library was built from:
 #   quiche 0.29.3       the crate (its MANIFEST's Quiche-Revision 55886df is the 0.29.3 release
