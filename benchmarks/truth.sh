@@ -76,7 +76,8 @@ fresh_run "$run" "$out" || exit 1
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 for size in $sizes; do echo "$size,$(path_of "$size")"; done >"$run/sizes.csv"
-(cd benchmarks/peer && go build -o "$root/$run/peer" .) || { echo "truth.sh: could not build benchmarks/peer" >&2; exit 1; }
+run="$(cd "$run" && pwd)" # absolute: the peer is built from its own folder, and --out may be either
+(cd benchmarks/peer && go build -o "$run/peer" .) || { echo "truth.sh: could not build benchmarks/peer" >&2; exit 1; }
 # The sampler's receive buffer (ReceiveBuffer): what net.core.rmem_max allows, at most 16 MiB, and
 # autotuning where that is below 4 MiB.
 rmem_max="$(cat /proc/sys/net/core/rmem_max)"
