@@ -17,14 +17,14 @@ import java.util.function.UnaryOperator;
 
 /**
  * The connections of one virtual user, in whichever protocol each request asks for
- * ({@link ProtocolMode}): HTTP/1.1 and HTTP/2 on Jetty's client ({@link JettyEngine}), HTTP/3 on
+ * ({@link ProtocolMode}): HTTP/1.1 and HTTP/2 on TCP ({@link TcpEngines}), HTTP/3 on
  * Netty's QUIC ({@link Http3Engine}, opened at the user's first HTTP/3 request). Each engine keeps
  * the user's connections per origin until {@link #reset()} or {@link #close()}. Not thread-safe for
  * reset/close; requests may be sent concurrently (a page load's resources).
  */
 public final class UserConnections implements AutoCloseable {
 
-    private final JettyEngine tcp;
+    private final TcpEngines tcp;
     private volatile Http3Engine quic;
     /** Origins whose responses advertised h3 (HTTP_3_ALT_SVC), with the advertised UDP port. */
     private final Map<String, Integer> advertisedH3 = new ConcurrentHashMap<>();
@@ -32,13 +32,13 @@ public final class UserConnections implements AutoCloseable {
     private final CallerReads reads = new CallerReads();
     private boolean closed;
 
-    private UserConnections(JettyEngine tcp) {
+    private UserConnections(TcpEngines tcp) {
         this.tcp = tcp;
     }
 
     /** A new virtual user on the shared client (which starts if it is not running). */
     public static UserConnections open() {
-        return new UserConnections(JettyEngine.open());
+        return new UserConnections(TcpEngines.open());
     }
 
     /**

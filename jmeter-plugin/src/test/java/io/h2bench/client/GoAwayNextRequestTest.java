@@ -91,8 +91,8 @@ class GoAwayNextRequestTest {
      * it to h2c (RFC 7540 3.2), the sampler's own HTTP/2 went on on its socket, and it closes under the
      * streams in flight. The first to fail sends the next request at once, which must ask for the
      * upgrade again on a new connection rather than find the closing one. (Until 29 November 2026 an
-     * upgraded connection was Jetty's {@code HTTP2Session}, stopped here as Jetty stops it; the
-     * sampler's sessions now carry only h2 through a proxy's CONNECT.)
+     * upgraded connection was Jetty's {@code HTTP2Session}, stopped here as Jetty stops it; such
+     * sessions now carry only what Jetty's {@code HttpClient} sends through a proxy.)
      */
     @Test
     void shouldSendTheNextRequestOnANewConnectionWhenTheUpgradedConnectionClosesUnderIt() throws Exception {

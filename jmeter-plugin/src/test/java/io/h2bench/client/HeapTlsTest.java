@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The TLS connections {@code HttpClient} opens itself (a proxy's, a CONNECT tunnel's, a redirect's
- * first HTTP/2 request) encrypt in heap buffers, as the sampler's own do: WiretapConnector makes them all.
+ * The TLS connections {@code HttpClient} opens itself (to a proxy reached over TLS, and the tunnels
+ * through it) encrypt in heap buffers, as the sampler's own do: WiretapConnector makes them all.
  */
 class HeapTlsTest {
 

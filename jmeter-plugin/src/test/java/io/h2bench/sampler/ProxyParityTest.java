@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The sampler's proxy fields, beside JMeter's HttpClient4 sampler, through a real squid: plain
  * HTTP as absolute-form requests, HTTPS (HTTP/1.1 and h2) through CONNECT, Basic proxy
- * authentication answered on the 407 challenge, all on the sampler's own engines. Squid's logs show
+ * authentication answered on the 407 challenge, all on the sampler's own engines; and a proxy reached
+ * over TLS and the h2c Upgrade through a proxy, on Jetty's {@code HttpClient}. Squid's logs show
  * what went through it: the proxy sees what HttpClient4 shows it in the same run, its credentials
  * only once it asked for them and then on every request or CONNECT, and a refused tunnel is the
  * sample's response as HttpClient4 reports it.
@@ -133,6 +134,57 @@ class ProxyParityTest {
         assertThat(byScheme.getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own");
         assertThat(squid.awaitLines(" CONNECT 127.0.0.1:", 3)).isEqualTo(3);
         assertThat(squid.accessLog()).contains(" GET http://127.0.0.1:");
+    }
+
+    /**
+     * The one case besides the h2c Upgrade through a proxy that Jetty's {@code HttpClient} carries
+     * ({@code jetty-httpclient}): the own connector makes no TLS to a proxy. Every request of it goes
+     * there, HTTP/2 too once its session exists, as HttpClient4 reaches such a proxy.
+     */
+    @Test
+    void shouldSendEveryRequestOnJettysHttpClientWhenTheProxyIsReachedOverTls() throws Exception {
+        squid = SquidProxy.startOverTls();
+
+        HTTPSamplerBase hc4 = hc4(Listener.H1_TLS);
+        HTTPSampleResult theirs = sample(hc4, null);
+        hc4.threadFinished();
+        SampleResult plain = sample(newUser(Listener.H1, ProtocolMode.HTTP_1_1), null);
+        SampleResult tunnelled = sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), null);
+        SampleResult h2 = sample(newUser(Listener.H2, ProtocolMode.HTTP_2), null);
+        SampleResult h2Again = fixture.sampler.sample();
+        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+
+        assertThat(theirs.isSuccessful()).as(theirs.getResponseMessage()).isTrue();
+        for (SampleResult result : List.of(plain, tunnelled, h2, h2Again)) {
+            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+            assertThat(result.getSamplerData()).contains("Engine: jetty-httpclient\n");
+        }
+        // h2 in the tunnel; the sample's TLS and ALPN are those of the handshake with the proxy.
+        assertThat(h2.getSamplerData()).contains("Protocol: HTTP/2.0");
+        assertThat(h2Again.getSamplerData()).contains("Protocol: HTTP/2.0", "(reused)");
+        assertThat(squid.awaitLines(" CONNECT 127.0.0.1:", 3)).isEqualTo(3);
+        assertThat(squid.accessLog()).contains(" GET http://127.0.0.1:");
+    }
+
+    /**
+     * The h2c Upgrade through a proxy, the other case of {@code jetty-httpclient}. Squid, as RFC 9110
+     * 7.6.1 has a proxy do, drops the hop-by-hop {@code Upgrade} and {@code HTTP2-Settings}: the origin
+     * answers over HTTP/1.1, and the sample says the upgrade was declined.
+     */
+    @Test
+    void shouldAskForTheH2cUpgradeOnJettysHttpClientWhenTheRequestGoesThroughAProxy() throws Exception {
+        squid = SquidProxy.start(null, null);
+
+        SampleResult upgrade = sample(newUser(Listener.H2C, ProtocolMode.H2C_UPGRADE), null);
+        SampleResult next = fixture.sampler.sample();
+        fixture.sampler.threadFinished();
+
+        for (SampleResult result : List.of(upgrade, next)) {
+            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+            assertThat(result.getSamplerData()).contains("Protocol: HTTP/1.1", "Engine: jetty-httpclient\n");
+            assertThat(result.getResponseMessage()).contains("h2c Upgrade declined by the server");
+        }
+        assertThat(squid.awaitLines(" GET http://127.0.0.1:", 2)).isEqualTo(2);
     }
 
     @Test
@@ -253,6 +305,7 @@ class ProxyParityTest {
     }
 
     private HTTPSampleResult sample(HTTPSamplerBase sampler, String password) {
+        sampler.setProperty(HTTPSamplerBase.PROXYSCHEME, squid.scheme());
         sampler.setProperty(HTTPSamplerBase.PROXYHOST, "127.0.0.1");
         sampler.setProperty(HTTPSamplerBase.PROXYPORT, squid.port());
         if (password != null) {

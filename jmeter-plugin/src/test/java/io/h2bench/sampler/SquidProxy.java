@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * Squid from Debian's packages on 127.0.0.1, a free port, no cache, every request in its access
- * log; optionally with Basic proxy authentication for one user. Stopped and its files removed on close.
+ * log; optionally with Basic proxy authentication for one user, or reached over TLS ({@code https_port},
+ * a self-signed certificate made by openssl). Stopped and its files removed on close.
  */
 final class SquidProxy implements AutoCloseable {
 
@@ -29,21 +30,32 @@ final class SquidProxy implements AutoCloseable {
     private final Path dir;
     private final Process process;
     private final int port;
+    private final String scheme;
 
-    private SquidProxy(Path dir, Process process, int port) {
+    private SquidProxy(Path dir, Process process, int port, String scheme) {
         this.dir = dir;
         this.process = process;
         this.port = port;
+        this.scheme = scheme;
     }
 
     /** Starts squid; the test is skipped where squid is not installed. */
     static SquidProxy start(String user, String password) throws Exception {
+        return start(user, password, false);
+    }
+
+    /** Starts squid reached over TLS (proxy scheme https), with no authentication. */
+    static SquidProxy startOverTls() throws Exception {
+        return start(null, null, true);
+    }
+
+    private static SquidProxy start(String user, String password, boolean overTls) throws Exception {
         assumeThat(Path.of(SQUID)).as("squid (Debian package squid)").exists();
         Path dir = Files.createTempDirectory("h2bench-squid");
         // squid started as root runs as user proxy, which must write its logs here
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         int port = freePort();
-        StringBuilder conf = new StringBuilder("http_port 127.0.0.1:" + port + "\n");
+        StringBuilder conf = new StringBuilder(overTls ? httpsPort(dir, port) : "http_port 127.0.0.1:" + port + "\n");
         if (user != null) {
             Files.writeString(dir.resolve("passwd"), user + ":" + apr1(password) + "\n");
             conf.append("auth_param basic program ").append(NCSA).append(' ').append(dir.resolve("passwd")).append('\n')
@@ -60,13 +72,18 @@ final class SquidProxy implements AutoCloseable {
         Files.writeString(dir.resolve("squid.conf"), conf);
         Process process = new ProcessBuilder(SQUID, "-N", "-f", dir.resolve("squid.conf").toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("squid.out").toFile()).start();
-        SquidProxy squid = new SquidProxy(dir, process, port);
+        SquidProxy squid = new SquidProxy(dir, process, port, overTls ? "https" : "http");
         squid.awaitListening();
         return squid;
     }
 
     int port() {
         return port;
+    }
+
+    /** The proxy scheme: https when clients reach it over TLS. */
+    String scheme() {
+        return scheme;
     }
 
     /** The access log's lines so far (squid writes each when the request ends). */
@@ -139,6 +156,18 @@ final class SquidProxy implements AutoCloseable {
             }
         }
         throw new IllegalStateException("squid did not listen on " + port + " within 10 s");
+    }
+
+    /** Listens with TLS on a self-signed certificate for 127.0.0.1 (squid's GnuTLS or OpenSSL build alike). */
+    private static String httpsPort(Path dir, int port) throws Exception {
+        Path cert = dir.resolve("proxy-cert.pem");
+        Path key = dir.resolve("proxy-key.pem");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-keyout", key.toString(), "-out", cert.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assumeThat(openssl.waitFor(30, TimeUnit.SECONDS) && openssl.exitValue() == 0).as("openssl made a certificate").isTrue();
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        return "https_port 127.0.0.1:" + port + " tls-cert=" + cert + " tls-key=" + key + "\n";
     }
 
     private static int freePort() throws IOException {

@@ -4,10 +4,7 @@ import io.h2bench.client.profile.BrowserPreset;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.eclipse.jetty.client.Destination;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.transport.HttpResponse;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.SessionContainer;
 import org.eclipse.jetty.http2.api.Session;
@@ -19,7 +16,6 @@ import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Promise;
 
 /**
  * HTTP/2 (h2 over ALPN, h2c) for {@code HttpClientTransportDynamic}, sending the first request of a
@@ -35,12 +31,6 @@ import org.eclipse.jetty.util.Promise;
  */
 public final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HTTP2 {
 
-    /**
-     * Request attribute: a {@code Consumer<org.eclipse.jetty.client.Connection>} told of the HTTP/2
-     * connection that the request's h2c Upgrade made, once it is in its destination's pool.
-     */
-    public static final String UPGRADED = EarlyRequestHttp2.class.getName() + ".upgraded";
-
     private final ClientConnectionFactory factory;
 
     EarlyRequestHttp2(HTTP2Client client) {
@@ -51,24 +41,6 @@ public final class EarlyRequestHttp2 extends ClientConnectionFactoryOverHTTP2.HT
     @Override
     public ClientConnectionFactory getClientConnectionFactory() {
         return factory;
-    }
-
-    /** Jetty's h2c Upgrade, which also tells the request's {@link #UPGRADED} listener of the new connection. */
-    @Override
-    @SuppressWarnings("unchecked")
-    public void upgrade(EndPoint endPoint, Map<String, Object> context) {
-        Response response = (Response) context.get(HttpResponse.class.getName());
-        Object listener = response == null ? null : response.getRequest().getAttributes().get(UPGRADED);
-        if (listener instanceof Consumer<?> consumer) {
-            Consumer<org.eclipse.jetty.client.Connection> upgraded = (Consumer<org.eclipse.jetty.client.Connection>) consumer;
-            Promise<org.eclipse.jetty.client.Connection> promise =
-                    (Promise<org.eclipse.jetty.client.Connection>) context.get(org.eclipse.jetty.client.Connection.PROMISE_CONTEXT_KEY);
-            context.put(org.eclipse.jetty.client.Connection.PROMISE_CONTEXT_KEY, Promise.<org.eclipse.jetty.client.Connection>from(connection -> {
-                upgraded.accept(connection);
-                promise.succeeded(connection);
-            }, promise::failed));
-        }
-        super.upgrade(endPoint, context);
     }
 
     /**

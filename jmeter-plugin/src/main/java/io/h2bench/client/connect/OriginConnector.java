@@ -257,7 +257,7 @@ public final class OriginConnector {
     }
 
     /**
-     * The connect timeout as {@code JettyEngine} applies it (JMeter's HttpClient4's): the TCP connect
+     * The connect timeout as {@code httpclient.HttpClientEngine} applies it (JMeter's HttpClient4's): the TCP connect
      * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
      * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
      * Armed by {@link #connect} for the exchange it connects for; an exchange that waits for a

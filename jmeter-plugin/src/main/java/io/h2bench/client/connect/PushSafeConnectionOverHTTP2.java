@@ -50,7 +50,7 @@ import org.eclipse.jetty.http2.frames.ResetFrame;
  * connection whose stream is not open yet, which Jetty's session would fail with a plain
  * "session closed" (2 of 120 second requests after Apache httpd's h2c Upgrade, {@code ApacheH2cUpgradeTest}). Their
  * second tries, sent at once, must not come back here: the session says it is closed only once the
- * GOAWAY has been handled, so {@link #goneAway()} tells them sooner.
+ * GOAWAY has been handled, so {@code goneAway()} tells them sooner.
  * <p>
  * REFUSED_STREAM: the server refused a request's stream before processing it (RFC 9113 8.7), and
  * {@code UnprocessedRequests} sends it once more, on a new connection: as the RST_STREAM arrives,
@@ -88,17 +88,8 @@ public class PushSafeConnectionOverHTTP2 extends HttpConnectionOverHTTP2 {
      * unprocessed requests from its listener, so a second try sent at once would still find the session
      * open and go out on it, above the last stream id, to fail the same way.
      */
-    public boolean goneAway() {
+    private boolean goneAway() {
         return goAwayLastStreamId != Integer.MAX_VALUE;
-    }
-
-    /**
-     * Whether the server's GOAWAY says it did not process {@code streamId} (RFC 9113 6.8: above its last
-     * stream id), however that stream then ended: a stream the sampler opened itself on this session
-     * ({@code DirectSessions}) just as the GOAWAY arrived may miss Jetty's failing of such streams.
-     */
-    public boolean unprocessed(int streamId) {
-        return streamId > goAwayLastStreamId;
     }
 
     @Override

@@ -12,7 +12,7 @@ import org.eclipse.jetty.io.EndPoint;
  * which engine carries it. The socket, its TLS handshake and the exchange's recorder (attached when
  * the handshake began) stay as they are: the request goes on in the HTTP/1.1 engine's exchange, the
  * same sample, so its Connect, TLS and Latency are that engine's own. Declared here, below both,
- * because h1 and h2 do not know each other; {@code JettyEngine} joins them.
+ * because h1 and h2 do not know each other; {@code TcpEngines} joins them.
  */
 public interface AlpnHandover {
 

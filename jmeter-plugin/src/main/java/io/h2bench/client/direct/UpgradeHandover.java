@@ -12,7 +12,7 @@ import org.eclipse.jetty.io.EndPoint;
  * for any connect), which gives it to the HTTP/1.1 engine to write ({@link AlpnHandover#take}); on
  * the 101 the socket, the bytes read after it and the exchange's recorder come back here, and the
  * response is read as stream 1, the same sample. Declared here, below both, because h1 and h2 do not
- * know each other; {@code JettyEngine} joins them.
+ * know each other; {@code TcpEngines} joins them.
  */
 public interface UpgradeHandover {
 

@@ -206,8 +206,8 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
         completed(head, failure);
     }
 
-    // The exchange's events, whichever Jetty API delivers them (HttpClient's listener above, or an
-    // HTTP/2 stream's: StreamExchange).
+    // The exchange's events, whichever engine delivers them (HttpClient's listener above, or the own
+    // engines' parsers: h1.Http11Exchange, h2.Http2Exchange).
 
     /** The status line or the final response HEADERS began to arrive. */
     public void responseBegun() {

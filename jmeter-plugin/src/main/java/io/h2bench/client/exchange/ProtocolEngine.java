@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One virtual user's connections in one protocol stack, behind which {@code UserConnections} puts
- * every protocol it speaks: Jetty's client for HTTP/1.1 and HTTP/2 ({@code JettyEngine}), Netty's
+ * every protocol it speaks: HTTP/1.1 and HTTP/2 on TCP ({@code TcpEngines}), Netty's
  * QUIC for HTTP/3 ({@code h3.Http3Engine}). An engine keeps its connections per origin across
  * requests until {@link #reset()}; requests may be sent concurrently (a page load).
  */

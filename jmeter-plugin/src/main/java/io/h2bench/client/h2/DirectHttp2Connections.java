@@ -53,7 +53,7 @@ import org.eclipse.jetty.io.EndPoint;
  * A server that answers over HTTP/1.1 instead has given the request its response there, and the
  * connection stays HTTP/1.1: the next waiting request asks again, as curl's {@code --http2} asks on
  * every HTTP/1.1 request, on that connection if it was kept alive. Through a proxy the Upgrade stays
- * with {@code HttpClient} and {@link DirectSessions}.
+ * with Jetty's {@code HttpClient} ({@code httpclient.HttpClientEngine}).
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> implements UpgradeHandover {
 
@@ -83,7 +83,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     }
 
     /**
-     * Whether this class carries {@code exchange} (else HttpClient or DirectSessions does): h2c by prior
+     * Whether this class carries {@code exchange} (else Jetty's HttpClient does): h2c by prior
      * knowledge directly, h2 over TLS directly or through a clear-text proxy's CONNECT tunnel.
      */
     public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {

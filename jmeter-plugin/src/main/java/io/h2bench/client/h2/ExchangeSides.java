@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 
 /**
- * The two sides of an HTTP/2 exchange ({@link Http2Exchange}, {@link StreamExchange}): it succeeds
+ * The two sides of an HTTP/2 exchange ({@link Http2Exchange}): it succeeds
  * when both have ended, as Jetty's do: the request's write returned, the response whole. It ends
  * once, by success or by {@link #end()}; what it does then, in its own order, is the exchange's.
  */

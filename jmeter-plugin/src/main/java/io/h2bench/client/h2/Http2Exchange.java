@@ -5,11 +5,16 @@ import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.EarlyResponse;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
+import io.h2bench.client.exchange.HeaderField;
 import io.h2bench.client.wire.WireConnection;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
@@ -17,11 +22,14 @@ import org.eclipse.jetty.http2.ErrorCode;
 /**
  * One exchange on a stream of a connection the sampler drives itself ({@link Http2FrameConnection}):
  * the events of its frames handed to the same {@link ExchangeRecorder} calls, in the same order, as
- * {@link StreamExchange} makes from Jetty's session, so both paths measure alike. A pushed stream
- * promised on it gets an exchange of its own ({@link #pushed}). The stream's flow control state is
- * here too; the connection reads and writes it under its own lock.
+ * the other engines make from their own (Jetty's {@code HttpClient} listener, the own HTTP/1.1's
+ * parser), so every engine measures alike. A pushed stream promised on it gets an exchange of its
+ * own ({@link #pushed}). The stream's flow control state is here too; the connection reads and
+ * writes it under its own lock.
  */
 final class Http2Exchange extends DirectExchange {
+
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private final boolean pushed;
     private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
@@ -79,6 +87,31 @@ final class Http2Exchange extends DirectExchange {
         push.connection = carrier;
         push.sides.requestEnded(); // a pushed stream writes no request
         return push;
+    }
+
+    /** The request's HEADERS as Jetty's {@code HttpClient} makes them for HTTP/2; its body goes in DATA frames. */
+    MetaData.Request requestHeaders() {
+        URI uri = request.uri();
+        byte[] body = request.body();
+        HttpFields.Mutable fields = HttpFields.build();
+        for (HeaderField field : request.headers()) {
+            if (!HeaderField.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+                fields.add(field.name(), field.value());
+            }
+        }
+        if (body.length > 0) {
+            if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
+                fields.add(HttpHeader.CONTENT_TYPE, DEFAULT_CONTENT_TYPE);
+            }
+            fields.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, body.length));
+        } else {
+            // RFC 9110 section 10.1.1: no Expect without content.
+            fields.remove(HttpHeader.EXPECT);
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        HttpURI target = HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort())
+                .path(path).query(uri.getRawQuery());
+        return new MetaData.Request(request.method(), target, HttpVersion.HTTP_2, fields, -1);
     }
 
     /**

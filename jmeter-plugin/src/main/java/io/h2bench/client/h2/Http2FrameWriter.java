@@ -256,7 +256,7 @@ final class Http2FrameWriter extends IteratingCallback {
         if (accumulator.space() < FRAME_HEADER + MAX_HEADER_BLOCK + FRAME_HEADER + 4 && accumulator.hasRemaining()) {
             return false;
         }
-        MetaData.Request metaData = StreamExchange.requestMetaData(exchange.request());
+        MetaData.Request metaData = exchange.requestHeaders();
         boolean endStream = exchange.body == null;
         accumulator.getByteBuffer(); // the accumulator's buffer in flush mode, whatever it last wrote
         int flush = BufferUtil.flipToFill(out);
