@@ -112,6 +112,21 @@ class ClientBrokenServerTest {
     }
 
     @Test
+    void shouldNameTheHttp2ErrorCodeWhenTheServersHeaderBlockCannotBeDecoded() throws Exception {
+        try (ServerSocket raw = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerWithABrokenHeaderBlock(raw), "broken-hpack-peer");
+            peer.start();
+            URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/");
+            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C).withTimeouts(CONNECT, RESPONSE));
+            peer.join(5_000);
+
+            assertThat(result.failed()).isTrue();
+            // As Jetty's HTTP2Session words it (and interop.md quotes it): the code, then why.
+            assertThat(result.failureMessage()).containsPattern("[a-z]+_error/invalid_hpack_block");
+        }
+    }
+
+    @Test
     void shouldFailAtTheConnectTimeoutWhenTheTlsPeerNeverAnswers() throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -124,6 +139,24 @@ class ClientBrokenServerTest {
             assertThat(result.failed()).isTrue();
             assertThat(result.failureMessage()).contains("within 1000 ms (connect timeout)");
             assertThat(result.elapsedNanos() / 1_000_000).isBetween(900L, 2_500L);
+        }
+    }
+
+    /** An empty SETTINGS, then stream 1's HEADERS holding only a reference to a dynamic table entry that does not exist. */
+    private static void answerWithABrokenHeaderBlock(ServerSocket raw) {
+        byte[] settings = {0, 0, 0, 0x4, 0, 0, 0, 0, 0};
+        byte[] headers = {0, 0, 1, 0x1, 0x5, 0, 0, 0, 1, (byte) 0xBF};
+        try (Socket socket = raw.accept()) {
+            socket.getInputStream().read(new byte[4096]);
+            OutputStream out = socket.getOutputStream();
+            out.write(settings);
+            out.write(headers);
+            out.flush();
+            while (socket.getInputStream().read(new byte[4096]) >= 0) {
+                // until the client has said why and closed
+            }
+        } catch (IOException ignored) {
+            // The client may already have gone; the test checks what it saw.
         }
     }
 

@@ -1,6 +1,7 @@
 package io.h2bench.client.exchange;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
+import org.eclipse.jetty.http2.ErrorCode;
 
 /** Turns a transport exception into one sentence a tester understands, naming the origin. */
 public final class FailureMessages {
@@ -23,6 +25,11 @@ public final class FailureMessages {
     /** The stop button's failure, as every path reports it (Jetty's client aborts with the same). */
     public static Throwable stopped(String reason) {
         return new InterruptedIOException(reason);
+    }
+
+    /** An HTTP/2 error as Jetty's {@code HTTP2Session} words it, "compression_error/invalid_hpack_block": the code, then why. */
+    public static IOException http2(int error, String reason) {
+        return new IOException(ErrorCode.toString(error, null) + "/" + reason);
     }
 
     static String describe(Throwable failure, ExchangeRequest request, String goAway) {

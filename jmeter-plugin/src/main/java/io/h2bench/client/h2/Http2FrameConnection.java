@@ -3,6 +3,7 @@ package io.h2bench.client.h2;
 import io.h2bench.client.connect.EarlyRequestHttp2;
 import io.h2bench.client.connect.PresetHttp2Connection;
 import io.h2bench.client.direct.CallerReadConnection;
+import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;
@@ -89,9 +90,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         super.onOpen();
         synchronized (this) {
             writer.queueStart(windows, upgraded);
-            if (upgraded != null) {
-                streams.upgraded(upgraded);
-            }
+            streams.upgraded(upgraded);
         }
         if (upgraded != null) {
             upgraded.upgradedOn(this);
@@ -331,7 +330,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         }
         writer.iterate();
         if (exchange != null) {
-            exchange.fail(new IOException(reason));
+            exchange.fail(FailureMessages.http2(error, reason));
         }
     }
 
@@ -341,7 +340,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         retire();
         synchronized (this) {
             writer.queue(new GoAwayFrame(0, error, reason == null ? null : reason.getBytes(StandardCharsets.UTF_8)));
-            writer.closeAfterQueue(new IOException(reason));
+            writer.closeAfterQueue(FailureMessages.http2(error, reason));
         }
         writer.iterate();
     }

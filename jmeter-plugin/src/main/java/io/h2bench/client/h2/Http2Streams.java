@@ -66,10 +66,12 @@ final class Http2Streams {
         }
     }
 
-    /** The h2c Upgrade's request, stream 1, which the server's limit counts (RFC 7540 section 3.2). */
+    /** The h2c Upgrade's request, stream 1, which the server's limit counts (RFC 7540 section 3.2); null: no Upgrade made the connection. */
     void upgraded(Http2Exchange exchange) {
-        local++;
-        open.put(exchange.streamId, exchange);
+        if (exchange != null) {
+            local++;
+            open.put(exchange.streamId, exchange);
+        }
     }
 
     /** {@code exchange} ended: true when it held a stream, whose slot is free now; else it no longer waits. */
