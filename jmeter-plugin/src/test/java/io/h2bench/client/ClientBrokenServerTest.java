@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.HTTP2Connection;
@@ -98,32 +99,20 @@ class ClientBrokenServerTest {
 
     @Test
     void shouldReportAShortBodyWhenARawServerClosesMidBody() throws Exception {
-        try (ServerSocket raw = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Thread peer = new Thread(() -> answerShortAndClose(raw), "short-body-peer");
-            peer.start();
-            URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/");
-            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.HTTP_1_1).withTimeouts(CONNECT, RESPONSE));
-            peer.join(5_000);
+        ExchangeResult result = sendToRawPeer(ProtocolMode.HTTP_1_1, ClientBrokenServerTest::answerShortAndClose);
 
-            assertThat(result.failed()).isTrue();
-            assertThat(result.bodyBytes()).isEqualTo(10);
-            assertThat(result.failureMessage()).contains("closed before the response was complete");
-        }
+        assertThat(result.failed()).isTrue();
+        assertThat(result.bodyBytes()).isEqualTo(10);
+        assertThat(result.failureMessage()).contains("closed before the response was complete");
     }
 
     @Test
     void shouldNameTheHttp2ErrorCodeWhenTheServersHeaderBlockCannotBeDecoded() throws Exception {
-        try (ServerSocket raw = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Thread peer = new Thread(() -> answerWithABrokenHeaderBlock(raw), "broken-hpack-peer");
-            peer.start();
-            URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/");
-            ExchangeResult result = user.send(ExchangeRequest.get(uri, ProtocolMode.H2C).withTimeouts(CONNECT, RESPONSE));
-            peer.join(5_000);
+        ExchangeResult result = sendToRawPeer(ProtocolMode.H2C, ClientBrokenServerTest::answerWithABrokenHeaderBlock);
 
-            assertThat(result.failed()).isTrue();
-            // As Jetty's HTTP2Session words it (and interop.md quotes it): the code, then why.
-            assertThat(result.failureMessage()).containsPattern("[a-z]+_error/invalid_hpack_block");
-        }
+        assertThat(result.failed()).isTrue();
+        // As Jetty's HTTP2Session words it (and interop.md quotes it): the code, then why.
+        assertThat(result.failureMessage()).containsPattern("[a-z]+_error/invalid_hpack_block");
     }
 
     @Test
@@ -139,6 +128,18 @@ class ClientBrokenServerTest {
             assertThat(result.failed()).isTrue();
             assertThat(result.failureMessage()).contains("within 1000 ms (connect timeout)");
             assertThat(result.elapsedNanos() / 1_000_000).isBetween(900L, 2_500L);
+        }
+    }
+
+    /** A request to a server on a plain socket that {@code answer} serves, in a thread of its own. */
+    private ExchangeResult sendToRawPeer(ProtocolMode mode, Consumer<ServerSocket> answer) throws Exception {
+        try (ServerSocket raw = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answer.accept(raw), "raw-peer");
+            peer.start();
+            URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/");
+            ExchangeResult result = user.send(ExchangeRequest.get(uri, mode).withTimeouts(CONNECT, RESPONSE));
+            peer.join(5_000);
+            return result;
         }
     }
 
