@@ -77,6 +77,7 @@ final class ProxyTunnel extends AbstractConnection {
         }
         answer = new Answer();
         parser = new HttpParser(answer);
+        parser.setHeaderCacheCaseSensitive(true); // a refused CONNECT's headers as the proxy spelled them, as h1-own's
         getEndPoint().write(Callback.from(this::fillInterested, this::fail),
                 ByteBuffer.wrap(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII)));
     }
