@@ -54,7 +54,7 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--tls-provider", paramLabel = "NAME", converter = TlsProviderConverter.class,
             description = "What runs the TCP TLS listeners (h1-tls, h2): conscrypt, BoringSSL in native code as maintained "
-                    + "servers' TLS is (TLS 1.3's cipher in the client's order, as nginx; no TLS 1.3 session ticket); "
+                    + "servers' TLS is (TLS 1.3's cipher in the client's order, as nginx; two TLS 1.3 session tickets); "
                     + "jsse, the JDK's, as h2bench ran before (default: ${DEFAULT-VALUE}; jsse where Conscrypt cannot load).")
     TlsProvider tlsProvider = TlsProvider.CONSCRYPT;
 
