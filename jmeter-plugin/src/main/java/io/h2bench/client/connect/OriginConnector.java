@@ -35,7 +35,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * and wire counting, each resolved address in turn within the exchange's connect timeout, and the
  * caller's factory makes the connection on the end point. Through the profile's proxy
  * ({@link ProxyHop}) the TCP connect goes to the proxy, and to an https origin through a
- * {@code CONNECT} tunnel ({@link ProxyTunnel}) before the TLS handshake, for both protocols alike.
+ * {@code CONNECT} tunnel ({@link ProxyTunnel}) before the TLS handshake, for both protocols alike;
+ * a proxy reached over TLS is spoken to inside a TLS connection of its own ({@link #overProxyTls}).
  */
 public final class OriginConnector {
 
@@ -132,9 +133,27 @@ public final class OriginConnector {
             WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
             return new ProxyTunnel(endPoint, connector.getExecutor(), hop, exchange, context, toOrigin, failure, wire);
         };
-        context.put(ClientConnectionFactory.CONTEXT_KEY, hop != null && hop.tunnels() ? tunnel : toOrigin);
+        ClientConnectionFactory firstHop = hop != null && hop.tunnels() ? tunnel : toOrigin;
+        context.put(ClientConnectionFactory.CONTEXT_KEY, hop != null && hop.proxy().secure() ? overProxyTls(connector, firstHop, secure) : firstHop);
         shared.routing().resolve(host, port, context,
                 Promise.from(attempt::start, cause -> failure.connectFailed(exchange, cause)));
+    }
+
+    /**
+     * A proxy reached over TLS (proxy scheme https), as Jetty's {@code HttpProxy} reaches a secure one:
+     * the socket's TLS handshake is the proxy's, and {@code next} (the CONNECT, or the absolute-form
+     * requests of an http origin) runs on its decrypted end point; an https origin's TLS then runs
+     * inside that, and is the one the exchange's TLS time and ALPN are taken from.
+     */
+    private ClientConnectionFactory overProxyTls(ClientConnector connector, ClientConnectionFactory next, boolean originTls) {
+        ClientConnectionFactory toProxy = connector.newSslClientConnectionFactory(null, next);
+        return (endPoint, context) -> {
+            WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
+            if (originTls && wire != null) {
+                wire.originTlsInside();
+            }
+            return toProxy.newConnection(endPoint, context);
+        };
     }
 
     /**

@@ -55,6 +55,8 @@ public final class WireConnection {
     private boolean secure;
     private long tlsStartNanos;
     private long handshakeDoneNanos;
+    /** Handshakes with a proxy still to finish before the origin's (originTlsInside). */
+    private int proxyHandshakes;
     private long lastReadNanos;
     private String alpn;
     private String goAway;
@@ -108,7 +110,19 @@ public final class WireConnection {
         tlsStartNanos = nanos;
     }
 
+    /**
+     * The socket's TLS handshake is a proxy's, and the origin's follows inside it, after the proxy's
+     * {@code CONNECT}: the connection is usable, and its TLS time and ALPN are taken, at the second.
+     */
+    public synchronized void originTlsInside() {
+        proxyHandshakes = 1;
+    }
+
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
+        if (proxyHandshakes > 0) {
+            proxyHandshakes--;
+            return;
+        }
         handshakeDoneNanos = nanos;
         alpn = negotiatedAlpn == null || negotiatedAlpn.isEmpty() ? null : negotiatedAlpn;
     }

@@ -14,6 +14,7 @@ import org.eclipse.jetty.http2.frames.Frame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 
@@ -109,8 +110,8 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
             }
             return;
         }
-        if (connection instanceof SslConnection ssl && ssl.getEndPoint() instanceof CountingEndPoint counting) {
-            WireConnection wire = counting.wire();
+        WireConnection wire = connection instanceof SslConnection ? wireUnder(connection.getEndPoint()) : null;
+        if (connection instanceof SslConnection ssl && wire != null) {
             wire.tlsStarted(System.nanoTime());
             handshaking.add(ssl);
             ssl.addHandshakeListener(new SslHandshakeListener() {
@@ -134,6 +135,21 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
         if (connection instanceof SslConnection ssl) {
             handshaking.remove(ssl);
         }
+    }
+
+    /**
+     * The wire of the socket under {@code endPoint}: the socket's own end point, or a TLS connection's
+     * decrypted one over it (the origin's TLS inside a proxy's, which the socket reaches over TLS).
+     */
+    private static WireConnection wireUnder(EndPoint endPoint) {
+        EndPoint at = endPoint;
+        while (!(at instanceof CountingEndPoint)) {
+            if (!(at instanceof EndPoint.Wrapper wrapper)) {
+                return null;
+            }
+            at = wrapper.unwrap();
+        }
+        return ((CountingEndPoint) at).wire();
     }
 
     /** No TLS handshake under way in the client: the selectors have none to finish (connections that read on the user's thread). */
