@@ -236,8 +236,11 @@ class ProxyParityTest {
         HTTPSamplerBase tunnelHc4 = hc4(Listener.H1_TLS);
         tunnelHc4.setUseKeepAlive(false); // each sample on a new tunnel
         threeSamples(plainHc4, tunnelHc4);
-        int theirRequests = squid.awaitRequests(4 + 4);
+        squid.awaitRequests(4 + 4);
         List<List<String>> theirs = squid.requestsPerConnection(0);
+        // A squid of our own: HttpClient4's last tunnel may be logged late (at its close), among ours.
+        squid.close();
+        squid = SquidProxy.start("tester", "s3cret");
 
         Http2Sampler plain = newUser(Listener.H1, ProtocolMode.HTTP_1_1);
         Http2Sampler tunnel = new Http2Sampler();
@@ -250,8 +253,8 @@ class ProxyParityTest {
         tunnel.setHttpVersion(ProtocolMode.HTTP_1_1);
         tunnel.setHeaderManager(closing());
         threeSamples(plain, tunnel);
-        squid.awaitRequests(theirRequests + 4 + 4);
-        List<List<String>> ours = squid.requestsPerConnection(theirRequests);
+        squid.awaitRequests(4 + 4);
+        List<List<String>> ours = squid.requestsPerConnection(0);
 
         // One plain connection: 407 without them, the same GET with them, then with them at once; the
         // first tunnel: a CONNECT without, then with them on the same connection; every later tunnel
