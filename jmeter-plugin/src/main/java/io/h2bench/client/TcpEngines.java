@@ -37,7 +37,7 @@ final class TcpEngines implements ProtocolEngine {
 
     private TcpEngines(SharedClient shared) {
         this.shared = shared;
-        this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
+        this.responseTimeouts = new ResponseTimeouts(shared.connector().getScheduler());
         this.connections = new DirectConnections(shared, responseTimeouts);
         this.http2Connections = new DirectHttp2Connections(shared, responseTimeouts);
         http2Connections.fallBackTo(connections);

@@ -112,7 +112,7 @@ public final class OriginConnector {
         int port = hop != null ? hop.proxy().port() : uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
         Map<String, Object> context = new HashMap<>();
         // Jetty adds the client's connection listeners (the wire registry's TLS handshake times) from here.
-        context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.httpClient());
+        context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.connectionListeners());
         context.put(Transport.class.getName(), Transport.TCP_IP);
         context.put(ProfileRouting.PROFILE_CONTEXT_KEY, profile);
         ClientConnector connector = shared.connector();
@@ -214,7 +214,7 @@ public final class OriginConnector {
      * connection listeners see it open and close, as they saw the one before it.
      */
     public Connection listened(Connection connection) {
-        shared.httpClient().getBeans(Connection.Listener.class).forEach(connection::addEventListener);
+        shared.connectionListeners().getBeans(Connection.Listener.class).forEach(connection::addEventListener);
         return connection;
     }
 
@@ -276,9 +276,12 @@ public final class OriginConnector {
     }
 
     /**
-     * The connect timeout as {@code httpclient.HttpClientEngine} applies it (JMeter's HttpClient4's): the TCP connect
-     * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
-     * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
+     * The connect timeout as JMeter's HttpClient4 applies it: the TCP connect within it, then each
+     * silence of the TLS handshake (HttpClient4 sets the socket's read timeout to the connect timeout
+     * for the handshake), so a handshake that keeps hearing from the server goes on however long it
+     * takes in all, as 400 handshakes on a busy client do. Jetty's own connect timeout is client-wide;
+     * this one is per request. An exchange still waiting for a connection while others of this user
+     * are in flight is queued behind busy connections, not connecting, and its timer is re-armed.
      * Armed by {@link #connect} for the exchange it connects for; an exchange that waits for a
      * connection another one opens is armed by its owner.
      */
@@ -288,7 +291,7 @@ public final class OriginConnector {
             return;
         }
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis);
-        Scheduler scheduler = shared.httpClient().getScheduler();
+        Scheduler scheduler = shared.connector().getScheduler();
         Runnable check = new Runnable() {
             @Override
             public void run() {

@@ -99,7 +99,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     private CompletableFuture<ExchangeResult> sendOnce(OriginKey key, ExchangeRequest request) {
-        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
+        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false);
         E exchange = track(newExchange.apply(request, recorder));
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
                 !request.connectTimeout().isZero()));

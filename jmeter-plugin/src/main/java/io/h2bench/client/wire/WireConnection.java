@@ -36,8 +36,6 @@ import org.eclipse.jetty.http2.frames.GoAwayFrame;
 public final class WireConnection {
 
     private final long id;
-    /** The Jetty destination origin the connection was opened for (user tag included), or null. */
-    private final Object origin;
     private long connectBeginNanos;
     /** When TCP connected; a QUIC connection has no connect before its handshake: its first datagram's time. */
     private long tcpConnectedNanos;
@@ -61,9 +59,8 @@ public final class WireConnection {
     private String alpn;
     private String goAway;
 
-    WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
+    WireConnection(long id, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
-        this.origin = origin;
         this.connectBeginNanos = connectBeginNanos;
         this.tcpConnectedNanos = tcpConnectedNanos;
     }
@@ -74,7 +71,7 @@ public final class WireConnection {
      * It reports {@link #datagramSent}, {@link #datagramReceived} and {@link #handshakeDone}.
      */
     public static WireConnection overDatagrams(long id) {
-        WireConnection wire = new WireConnection(id, null, 0, 0);
+        WireConnection wire = new WireConnection(id, 0, 0);
         wire.secure = true;
         return wire;
     }
@@ -159,11 +156,6 @@ public final class WireConnection {
      */
     public synchronized long handshakeHeardNanos() {
         return ready() ? 0 : Math.max(tcpConnectedNanos, lastReadNanos);
-    }
-
-    /** Opened for {@code destinationOrigin} (Jetty's origin, user tag included). */
-    boolean openedFor(Object destinationOrigin) {
-        return origin != null && origin.equals(destinationOrigin);
     }
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */
