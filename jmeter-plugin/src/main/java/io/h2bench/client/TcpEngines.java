@@ -9,7 +9,6 @@ import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.h2.DirectHttp2Connections;
-import io.h2bench.client.httpclient.HttpClientEngine;
 import io.h2bench.client.profile.ConnectionProfile;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
@@ -17,10 +16,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A virtual user's HTTP/1.1 and HTTP/2 engines, and the one place that picks, per request, the
  * engine that sends it (named in its result, {@link ExchangeResult#engine()}): the sampler's own
- * HTTP/1.1 ({@link DirectConnections}, {@value DirectConnections#ENGINE}), its own HTTP/2
- * ({@link DirectHttp2Connections}, {@value DirectHttp2Connections#ENGINE}), and Jetty's
- * {@code HttpClient} for the two cases the own ones leave ({@link HttpClientEngine},
- * {@value HttpClientEngine#ENGINE}: a proxy reached over TLS, the h2c Upgrade through a proxy).
+ * HTTP/1.1 ({@link DirectConnections}, {@value DirectConnections#ENGINE}) for HTTP_1_1, its own
+ * HTTP/2 ({@link DirectHttp2Connections}, {@value DirectHttp2Connections#ENGINE}) for the rest,
+ * direct or through a proxy, reached in clear text or over TLS.
  * An https request whose HTTP version the scheme chose (h2, or http/1.1 if the server's ALPN picks
  * it) goes to the own HTTP/2, which hands the handshake's socket to the own HTTP/1.1 when ALPN chose
  * http/1.1, and the origin's next ones straight to the own HTTP/1.1 while that choice holds. An h2c
@@ -35,15 +33,13 @@ final class TcpEngines implements ProtocolEngine {
     private final ResponseTimeouts responseTimeouts;
     private final DirectConnections connections;
     private final DirectHttp2Connections http2Connections;
-    private final HttpClientEngine httpClient;
     private boolean closed;
 
     private TcpEngines(SharedClient shared) {
         this.shared = shared;
-        this.responseTimeouts = new ResponseTimeouts(shared.httpClient().getScheduler());
+        this.responseTimeouts = new ResponseTimeouts(shared.connector().getScheduler());
         this.connections = new DirectConnections(shared, responseTimeouts);
         this.http2Connections = new DirectHttp2Connections(shared, responseTimeouts);
-        this.httpClient = new HttpClientEngine(shared, responseTimeouts);
         http2Connections.fallBackTo(connections);
         connections.upgradeTo(http2Connections);
     }
@@ -69,23 +65,19 @@ final class TcpEngines implements ProtocolEngine {
             throw new IllegalStateException("This user's connections are closed");
         }
         refuseCleartextHttp2ThroughProxy(exchange, profile);
-        if (DirectConnections.eligible(exchange, profile)) {
-            return connections.send(new OriginKey(origin(exchange.uri()), profile), exchange);
+        OriginKey key = new OriginKey(origin(exchange.uri()), profile);
+        if (exchange.mode() == ProtocolMode.HTTP_1_1) {
+            return connections.send(key, exchange);
         }
-        if (DirectHttp2Connections.eligible(exchange, profile)) {
-            OriginKey key = new OriginKey(origin(exchange.uri()), profile);
-            // ALPN chose http/1.1 for this origin on a connection that still lives: its requests go there, as HttpClient's would.
-            if (exchange.alpnFallback() && connections.choseHttp11(key)) {
-                return connections.send(key, exchange);
-            }
-            return http2Connections.send(key, exchange);
+        // ALPN chose http/1.1 for this origin on a connection that still lives: its requests go there, as a browser's would.
+        if (exchange.alpnFallback() && connections.choseHttp11(key)) {
+            return connections.send(key, exchange);
         }
-        return httpClient.send(exchange, profile);
+        return http2Connections.send(key, exchange);
     }
 
     @Override
     public void abortAll(String reason) {
-        httpClient.abortAll(reason);
         connections.abortAll(reason);
         http2Connections.abortAll(reason);
     }
@@ -94,7 +86,6 @@ final class TcpEngines implements ProtocolEngine {
     public void reset() {
         connections.reset();
         http2Connections.reset();
-        httpClient.reset();
     }
 
     @Override

@@ -7,9 +7,9 @@ import org.eclipse.jetty.http2.RetryableStreamException;
 
 /**
  * Requests an HTTP/2 server says it never processed, which a client may send again (RFC 9113 6.8:
- * streams above a GOAWAY's last stream id; 8.7: a stream reset with REFUSED_STREAM). Jetty's client
+ * streams above a GOAWAY's last stream id; 8.7: a stream reset with REFUSED_STREAM). The own HTTP/2
  * fails the first with a {@link RetryableStreamException} and the second with an IOException named
- * after the error code, and sends neither again by itself. And idempotent HTTP/1.1 requests whose
+ * after the error code, as Jetty's client does, and sends neither again by itself. And idempotent HTTP/1.1 requests whose
  * kept-alive connection the server had closed ({@link StaleConnectionException}).
  */
 final class UnprocessedRequests {

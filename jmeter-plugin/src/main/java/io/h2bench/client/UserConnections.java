@@ -43,7 +43,7 @@ public final class UserConnections implements AutoCloseable {
 
     /**
      * Stops every protocol's shared machinery whatever its users: JMeter's test end, after which no
-     * thread of the client may remain (Jetty's client, HTTP/3's event loops).
+     * thread of the client may remain (the shared connector's, HTTP/3's event loops).
      */
     public static void stopAll() {
         SharedClient.stopAll();

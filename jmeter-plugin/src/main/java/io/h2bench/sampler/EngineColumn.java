@@ -6,7 +6,7 @@ import org.apache.jmeter.threads.JMeterVariables;
 /**
  * Which of the client's engines sent a sample ({@link ExchangeResult#engine()}: {@code h1-own},
  * {@code h2-own}, {@code h1-own>h2-own} (an accepted h2c Upgrade: one wrote the request, the other
- * read the response), {@code jetty-httpclient}, {@code h3-netty}): a line of the
+ * read the response), {@code h3-netty}): a line of the
  * sampler data, for every sample and sub-result, and a JMeter variable that a JTL keeps as a column
  * (CSV) or attribute (XML) when the property {@code sample_variables} names it, as {@link TlsColumns}.
  */

@@ -120,9 +120,8 @@ class GoAwayNextRequestTest {
     private void assertNextOnNewConnectionWhenEnded(Ending end) throws Exception {
         SharedClient shared = SharedClient.acquire();
         ConnectionCatcher connections = new ConnectionCatcher();
-        // HttpClient gives its Connection.Listener beans to every connection it opens, and so does OriginConnector,
-        // to the connection an h2c Upgrade makes too.
-        shared.httpClient().addBean(connections);
+        // OriginConnector gives the client's connection listeners to every connection it makes, the h2c Upgrade's too.
+        shared.connectionListeners().addBean(connections);
         try {
             ExchangeResult first = get("/ok");
             List<CompletableFuture<ExchangeResult>> slow = slowRequests();
@@ -136,7 +135,7 @@ class GoAwayNextRequestTest {
             assertThat(result.failed()).as(result.failureMessage()).isFalse();
             assertThat(result.connectionId()).isNotEqualTo(first.connectionId());
         } finally {
-            shared.httpClient().removeBean(connections);
+            shared.connectionListeners().removeBean(connections);
             shared.release();
         }
     }

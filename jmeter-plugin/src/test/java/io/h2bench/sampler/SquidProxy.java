@@ -67,6 +67,9 @@ final class SquidProxy implements AutoCloseable {
                 // A second log: the client's port (its connection), method, status sent, Proxy-Authorization or "-".
                 .append("logformat h2bench %>p %rm %>Hs %{Proxy-Authorization}>h\n")
                 .append("access_log stdio:").append(dir.resolve("connections.log")).append(" logformat=h2bench\n")
+                // A third: the method and the Upgrade header each request brought to the proxy, or "-".
+                .append("logformat h2bench-upgrade %rm %{Upgrade}>h\n")
+                .append("access_log stdio:").append(dir.resolve("upgrades.log")).append(" logformat=h2bench-upgrade\n")
                 .append("cache_log ").append(dir.resolve("cache.log")).append('\n')
                 .append("coredump_dir ").append(dir).append("\nshutdown_lifetime 0 seconds\n");
         Files.writeString(dir.resolve("squid.conf"), conf);
@@ -129,6 +132,12 @@ final class SquidProxy implements AutoCloseable {
             }
         }
         return requests;
+    }
+
+    /** Method and {@code Upgrade} header (or "-") of each request the proxy was brought, e.g. {@code GET h2c}. */
+    List<String> upgradesAsked() throws IOException {
+        Path log = dir.resolve("upgrades.log");
+        return Files.exists(log) ? Files.readAllLines(log).stream().filter(line -> !line.startsWith("-")).toList() : List.of();
     }
 
     /** Access log lines containing {@code text}, waiting up to 10 s for {@code expected} of them. */

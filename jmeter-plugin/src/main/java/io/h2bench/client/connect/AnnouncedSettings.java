@@ -7,8 +7,7 @@ import java.util.Map;
 
 /**
  * The SETTINGS a new HTTP/2 connection of a user announces, in one place for the two ways they
- * reach the server: the SETTINGS frame after the connection preface ({@link PresetHttp2Connection},
- * and the sampler's own HTTP/2), and the {@code HTTP2-Settings} header of an h2c Upgrade request
+ * reach the server: the SETTINGS frame after the connection preface (the sampler's own HTTP/2), and the {@code HTTP2-Settings} header of an h2c Upgrade request
  * (RFC 7540 section 3.2.1), which the server applies to the upgraded stream 1 before that frame
  * arrives. Both are the user's {@link BrowserPreset}'s, Jetty's own included ({@link BrowserPreset#JETTY}).
  */

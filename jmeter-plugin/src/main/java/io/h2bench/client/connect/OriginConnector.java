@@ -35,7 +35,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * and wire counting, each resolved address in turn within the exchange's connect timeout, and the
  * caller's factory makes the connection on the end point. Through the profile's proxy
  * ({@link ProxyHop}) the TCP connect goes to the proxy, and to an https origin through a
- * {@code CONNECT} tunnel ({@link ProxyTunnel}) before the TLS handshake, for both protocols alike.
+ * {@code CONNECT} tunnel ({@link ProxyTunnel}) before the TLS handshake, for both protocols alike;
+ * a proxy reached over TLS is spoken to inside a TLS connection of its own ({@link #overProxyTls}).
  */
 public final class OriginConnector {
 
@@ -111,7 +112,7 @@ public final class OriginConnector {
         int port = hop != null ? hop.proxy().port() : uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
         Map<String, Object> context = new HashMap<>();
         // Jetty adds the client's connection listeners (the wire registry's TLS handshake times) from here.
-        context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.httpClient());
+        context.put(ClientConnector.HTTP_CLIENT_CONTEXT_KEY, shared.connectionListeners());
         context.put(Transport.class.getName(), Transport.TCP_IP);
         context.put(ProfileRouting.PROFILE_CONTEXT_KEY, profile);
         ClientConnector connector = shared.connector();
@@ -132,9 +133,27 @@ public final class OriginConnector {
             WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
             return new ProxyTunnel(endPoint, connector.getExecutor(), hop, exchange, context, toOrigin, failure, wire);
         };
-        context.put(ClientConnectionFactory.CONTEXT_KEY, hop != null && hop.tunnels() ? tunnel : toOrigin);
+        ClientConnectionFactory firstHop = hop != null && hop.tunnels() ? tunnel : toOrigin;
+        context.put(ClientConnectionFactory.CONTEXT_KEY, hop != null && hop.proxy().secure() ? overProxyTls(connector, firstHop, secure) : firstHop);
         shared.routing().resolve(host, port, context,
                 Promise.from(attempt::start, cause -> failure.connectFailed(exchange, cause)));
+    }
+
+    /**
+     * A proxy reached over TLS (proxy scheme https), as Jetty's {@code HttpProxy} reaches a secure one:
+     * the socket's TLS handshake is the proxy's, and {@code next} (the CONNECT, or the absolute-form
+     * requests of an http origin) runs on its decrypted end point; an https origin's TLS then runs
+     * inside that, and is the one the exchange's TLS time and ALPN are taken from.
+     */
+    private ClientConnectionFactory overProxyTls(ClientConnector connector, ClientConnectionFactory next, boolean originTls) {
+        ClientConnectionFactory toProxy = connector.newSslClientConnectionFactory(null, next);
+        return (endPoint, context) -> {
+            WireConnection wire = shared.registry().find(endPoint.getLocalSocketAddress());
+            if (originTls && wire != null) {
+                wire.originTlsInside();
+            }
+            return toProxy.newConnection(endPoint, context);
+        };
     }
 
     /**
@@ -195,7 +214,7 @@ public final class OriginConnector {
      * connection listeners see it open and close, as they saw the one before it.
      */
     public Connection listened(Connection connection) {
-        shared.httpClient().getBeans(Connection.Listener.class).forEach(connection::addEventListener);
+        shared.connectionListeners().getBeans(Connection.Listener.class).forEach(connection::addEventListener);
         return connection;
     }
 
@@ -257,9 +276,12 @@ public final class OriginConnector {
     }
 
     /**
-     * The connect timeout as {@code httpclient.HttpClientEngine} applies it (JMeter's HttpClient4's): the TCP connect
-     * within it, then each silence of the TLS handshake; an exchange still waiting for a connection
-     * while others of this user are in flight is queued, not connecting, and its timer is re-armed.
+     * The connect timeout as JMeter's HttpClient4 applies it: the TCP connect within it, then each
+     * silence of the TLS handshake (HttpClient4 sets the socket's read timeout to the connect timeout
+     * for the handshake), so a handshake that keeps hearing from the server goes on however long it
+     * takes in all, as 400 handshakes on a busy client do. Jetty's own connect timeout is client-wide;
+     * this one is per request. An exchange still waiting for a connection while others of this user
+     * are in flight is queued behind busy connections, not connecting, and its timer is re-armed.
      * Armed by {@link #connect} for the exchange it connects for; an exchange that waits for a
      * connection another one opens is armed by its owner.
      */
@@ -269,7 +291,7 @@ public final class OriginConnector {
             return;
         }
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(millis);
-        Scheduler scheduler = shared.httpClient().getScheduler();
+        Scheduler scheduler = shared.connector().getScheduler();
         Runnable check = new Runnable() {
             @Override
             public void run() {

@@ -15,8 +15,8 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 /**
  * The client's TLS: trusts the server it is pointed at, as JMeter's own HTTP sampler does, and
  * offers the client certificate of the user's {@link ConnectionProfile}. Jetty asks it for each
- * connection's engine with the connection's context, which names the destination and so the
- * profile; one trusting configuration with a key manager is kept per certificate.
+ * connection's engine with the connection's context, which names the user's profile; one trusting
+ * configuration with a key manager is kept per certificate.
  */
 final class ProfileTls extends SslContextFactory.Client implements SslClientConnectionFactory.SslEngineFactory {
 

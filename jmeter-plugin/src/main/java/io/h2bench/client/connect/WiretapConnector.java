@@ -45,7 +45,7 @@ final class WiretapConnector extends ClientConnector {
      * AES-GCM copies a direct buffer through new arrays on every record, which at 400 users with 44 kB
      * bodies came to 7 kB of heap per request (63 against 70 kB, HttpClient4's 71) and 4 to 6 % more
      * CPU per request (benchmarks page, 2026-11-27). Every TLS connection of the client is made here:
-     * the sampler's own ({@link OriginConnector}) and those {@code HttpClient} opens, through a proxy too.
+     * the origin's ({@link OriginConnector}), and a proxy's reached over TLS with the origin's inside it.
      */
     @Override
     public ClientConnectionFactory newSslClientConnectionFactory(SslContextFactory.Client tls, ClientConnectionFactory next) {
@@ -82,7 +82,7 @@ final class WiretapConnector extends ClientConnector {
         SocketAddress local = localAddress(socket);
         @SuppressWarnings("unchecked")
         Map<String, Object> context = key.attachment() instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
-        WireConnection wire = registry.connected(socket, local, ProfileRouting.originOf(context));
+        WireConnection wire = registry.connected(socket, local);
         CountingEndPoint endPoint = new CountingEndPoint(socket, selector, key, getScheduler(), wire,
                 () -> registry.closed(local), ProfileRouting.profileOf(context).cps());
         endPoint.setIdleTimeout(getIdleTimeout().toMillis());

@@ -10,8 +10,6 @@ import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.HeaderField;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
-import io.h2bench.client.profile.ConnectionProfile;
-import io.h2bench.client.profile.ProxySettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,20 +53,6 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
         this.newExchange = newExchange;
         this.engine = engine;
         this.connector = new OriginConnector(shared, () -> closed, inFlight::size);
-    }
-
-    /** Not through a proxy: h2c by prior knowledge cannot go through one (a proxy speaks HTTP/1.1 to its clients). */
-    protected static boolean direct(ExchangeRequest exchange, ConnectionProfile profile) {
-        return profile.proxyFor(exchange.uri().getHost()) == null;
-    }
-
-    /**
-     * Direct, or through a proxy spoken to in clear text, as proxies mostly are: one reached over TLS
-     * (the proxy scheme https) stays with {@code HttpClient}, whose TLS to the proxy these classes do not repeat.
-     */
-    protected static boolean clearTextHop(ExchangeRequest exchange, ConnectionProfile profile) {
-        ProxySettings proxy = profile.proxyFor(exchange.uri().getHost());
-        return proxy == null || !proxy.secure();
     }
 
     /** This user's routes through proxies are {@code other}'s too ({@link OriginConnector#shareProxyHops}). */
@@ -115,7 +99,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     private CompletableFuture<ExchangeResult> sendOnce(OriginKey key, ExchangeRequest request) {
-        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false, shared.registry());
+        ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false);
         E exchange = track(newExchange.apply(request, recorder));
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
                 !request.connectTimeout().isZero()));

@@ -43,7 +43,10 @@ public abstract class CallerReadConnection extends AbstractConnection.NonBlockin
     }
 
     protected final ReadBuffer input;
-    /** The socket a waiting thread sleeps on (under TLS too); null when there is none to sleep on. */
+    /**
+     * The socket a waiting thread sleeps on (under TLS too); null when there is none to sleep on, as
+     * under an origin's TLS inside a proxy's, where the selector reads.
+     */
     private final SocketChannel socket;
     /** Under TLS: whether the waiting thread may read now (no handshake under way for the selectors). */
     private final BooleanSupplier tlsCallerReads;

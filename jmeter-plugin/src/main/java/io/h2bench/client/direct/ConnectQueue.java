@@ -72,12 +72,15 @@ public final class ConnectQueue<E extends DirectExchange> {
 
     /**
      * A connection closed, {@code open} remain: returns the first exchange still waiting, for which a
-     * connect starts now if its limit allows one more, or null.
+     * connect starts now if more wait than connects are under way and its limit allows one more, or
+     * null (a connection ended by {@code Connection: close} is seen closed after the next request
+     * already waits for the connect started for it: that one needs no second).
      */
     public E reconnect(int open, boolean closing) {
         dropFinished();
         E next = waiting.peek();
-        return next != null && !closing && startConnect(open, next.request().maxConnectionsPerOrigin()) ? next : null;
+        return next != null && !closing && waiting.size() > connecting
+                && startConnect(open, next.request().maxConnectionsPerOrigin()) ? next : null;
     }
 
     private boolean startConnect(int open, int max) {

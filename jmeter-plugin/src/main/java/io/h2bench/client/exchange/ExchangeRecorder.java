@@ -1,7 +1,6 @@
 package io.h2bench.client.exchange;
 
 import io.h2bench.client.wire.WireConnection;
-import io.h2bench.client.wire.WireRegistry;
 import io.h2bench.client.wire.WireShare;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -10,9 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -20,9 +16,8 @@ import org.eclipse.jetty.http.HttpVersion;
 
 /**
  * The one place where an exchange's (or a pushed response's) times and byte counts are taken, for
- * every engine: Jetty's {@code HttpClient} through this listener, the sampler's own HTTP/1.1 and
- * HTTP/2, streams on Jetty's sessions and HTTP/3 on Netty's QUIC through the same events, each
- * taken when it fires ({@link System#nanoTime()}, no polling):
+ * every engine: the sampler's own HTTP/1.1 and HTTP/2 and HTTP/3 on Netty's QUIC report the same
+ * events, each taken when it fires ({@link System#nanoTime()}, no polling):
  * <ol>
  *   <li>the recorder is made: the sample's start;</li>
  *   <li>{@link #attach}: the exchange is on a connection, whose {@link WireConnection} holds when it
@@ -34,7 +29,7 @@ import org.eclipse.jetty.http.HttpVersion;
  * </ol>
  * sampler.md's "What the numbers mean" defines the phases these events bound.
  */
-public final class ExchangeRecorder implements Response.Listener, WireShare {
+public final class ExchangeRecorder implements WireShare {
 
     /** Pushes can finish after the main response: how long to wait for them when no timeout is set. */
     private static final long DEFAULT_PUSH_WAIT_MILLIS = 30_000;
@@ -42,7 +37,6 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
     private final ExchangeRequest request;
     private final URI uri;
     private final boolean pushed;
-    private final WireRegistry registry;
     private final long startMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
     private final AtomicLong wireIn = new AtomicLong();
@@ -57,12 +51,10 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
     private volatile long assignedNanos;
     private volatile long responseBeginNanos;
 
-    /** {@code registry}: where Jetty's connections are looked up ({@link #onAssigned}); null for HTTP/3. */
-    public ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed, WireRegistry registry) {
+    public ExchangeRecorder(ExchangeRequest request, URI uri, boolean pushed) {
         this.request = request;
         this.uri = uri;
         this.pushed = pushed;
-        this.registry = registry;
     }
 
     public CompletableFuture<ExchangeResult> result() {
@@ -78,16 +70,6 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
         if (current != null) {
             current.activity();
         }
-    }
-
-    /** The exchange got its connection (Jetty's request begin): from here on it is on the wire. */
-    public void onAssigned(Request jettyRequest) {
-        attach(registry.find(jettyRequest.getConnection()), true);
-    }
-
-    /** The request is fully written (or failed): written bytes now go to others or to the replies. */
-    public void onRequestDone(Request jettyRequest) {
-        requestWritten();
     }
 
     /** The request is fully written on its connection. */
@@ -131,12 +113,12 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
         newConnection = connection.begin(this, mayClaim, !pushed);
     }
 
-    /** Jetty gave the exchange a connection (which may still be finishing its TLS handshake). */
+    /** The exchange was given a connection (which may still be finishing its TLS handshake). */
     public boolean isAssigned() {
         return wire != null;
     }
 
-    /** The connection Jetty gave the exchange, or null before that. */
+    /** The connection the exchange was given, or null before that. */
     public WireConnection wire() {
         return wire;
     }
@@ -154,60 +136,13 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
 
     /** Registers a push promised on this exchange; it is waited for before this result completes. */
     public ExchangeRecorder newPush(URI pushedUri) {
-        ExchangeRecorder push = new ExchangeRecorder(request, pushedUri, true, registry);
+        ExchangeRecorder push = new ExchangeRecorder(request, pushedUri, true);
         push.attach(wire, false);
         synchronized (pushes) {
             pushes.add(push);
         }
         return push;
     }
-
-    @Override
-    public void onBegin(Response response) {
-        responseBegun();
-    }
-
-    @Override
-    public void onHeaders(Response response) {
-        if ("HEAD".equalsIgnoreCase(request.method()) && !pushed && isHttp2(response)) {
-            // A HEAD response has no body (RFC 9110 9.3.2). Jetty's server ends such a stream with an
-            // empty DATA frame carrying END_STREAM (seen with nghttp), which Jetty 12.1.14's client
-            // never completes for HEAD: the exchange ends here instead of at the response timeout.
-            response.abort(new HeadResponseComplete());
-        }
-        responseHeaders(response.getStatus(), response.getVersion(), response.getHeaders());
-    }
-
-    private static boolean isHttp2(Response response) {
-        return response.getVersion() != null && response.getVersion().getVersion() >= 20;
-    }
-
-    /** Marks the early end of a HEAD exchange: a success, not a failure. */
-    private static final class HeadResponseComplete extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        HeadResponseComplete() {
-            super("HEAD response complete", null, false, false);
-        }
-    }
-
-    @Override
-    public void onContent(Response response, ByteBuffer content) {
-        responseContent(content);
-    }
-
-    @Override
-    public void onComplete(Result jettyResult) {
-        Response response = jettyResult.getResponse();
-        ResponseHead head = response == null || response.getStatus() <= 0 ? null
-                : new ResponseHead(response.getStatus(), response.getReason(), response.getVersion(), response.getHeaders());
-        Throwable failure = jettyResult.getFailure() instanceof HeadResponseComplete ? null
-                : EarlyResponse.failureOf(jettyResult, this::bodySize);
-        completed(head, failure);
-    }
-
-    // The exchange's events, whichever engine delivers them (HttpClient's listener above, or the own
-    // engines' parsers: h1.Http11Exchange, h2.Http2Exchange).
 
     /** The status line or the final response HEADERS began to arrive. */
     public void responseBegun() {
@@ -257,7 +192,7 @@ public final class ExchangeRecorder implements Response.Listener, WireShare {
         try {
             complete(head, failure, endNanos);
         } catch (RuntimeException | Error bug) {
-            // Jetty swallows listener exceptions: without this the sampler would wait forever.
+            // The engines' callers swallow exceptions (Jetty's callbacks): without this the sampler would wait forever.
             result.completeExceptionally(bug);
         }
     }

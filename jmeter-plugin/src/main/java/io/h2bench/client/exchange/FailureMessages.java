@@ -22,7 +22,7 @@ public final class FailureMessages {
     private FailureMessages() {
     }
 
-    /** The stop button's failure, as every path reports it (Jetty's client aborts with the same). */
+    /** The stop button's failure, as every engine reports it. */
     public static Throwable stopped(String reason) {
         return new InterruptedIOException(reason);
     }

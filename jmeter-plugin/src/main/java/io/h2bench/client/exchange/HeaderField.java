@@ -8,7 +8,7 @@ public record HeaderField(String name, String value) {
 
     /**
      * Headers HTTP/2 forbids (RFC 9113 section 8.2.2), lower case: the client owns framing, so the
-     * HTTP/2 paths and Jetty's HttpClient path never copy them from a plan's request.
+     * HTTP/2 engine never copies them from a plan's request, nor the h2c Upgrade, which writes its own.
      */
     public static final Set<String> CONNECTION_HEADERS =
             Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length");

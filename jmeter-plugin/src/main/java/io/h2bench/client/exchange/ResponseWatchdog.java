@@ -3,13 +3,12 @@ package io.h2bench.client.exchange;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.io.CyclicTimeouts;
 
 /**
- * The response timeout as JMeter means it (no byte for that long), enforced by this client too:
- * Jetty 12.1.14's request idle timeout was seen not to fire on an HTTP/2 stream once its response
- * headers had arrived (a HEAD over h2c waited forever). Silence is measured from the last response
+ * The response timeout as JMeter means it (no byte for that long), for every engine's exchanges
+ * (Jetty 12.1.14's own request idle timeout was seen not to fire on an HTTP/2 stream once its
+ * response headers had arrived: a HEAD over h2c waited forever). Silence is measured from the last response
  * event; the user's {@link ResponseTimeouts} checks it when its one timer fires, never by polling.
  * <p>
  * When a connect timeout is set, the silence counts from the request written, not from the send: the
@@ -33,21 +32,6 @@ public final class ResponseWatchdog implements CyclicTimeouts.Expirable {
         this.abort = abort;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         this.connected = connected;
-    }
-
-    /**
-     * Starts watching before {@code request} is sent, or returns null when no response timeout is
-     * configured; {@code connectTimed}: a connect timeout covers the way to the written request.
-     */
-    public static ResponseWatchdog watch(ResponseTimeouts timeouts, Request request, long timeoutMillis, boolean connectTimed) {
-        if (timeoutMillis <= 0) {
-            return null;
-        }
-        ResponseWatchdog watchdog = watch(timeouts, request::abort, timeoutMillis, connectTimed);
-        if (watchdog != null) {
-            request.onRequestSuccess(written -> watchdog.activity());
-        }
-        return watchdog;
     }
 
     /**

@@ -9,8 +9,6 @@ import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.direct.UpgradeHandover;
-import io.h2bench.client.exchange.ExchangeRequest;
-import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.ConnectionProfile;
@@ -81,11 +79,6 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
     @Override
     public void take(OriginKey key, DirectExchange from) {
         origin(key).send(successorOf(from));
-    }
-
-    /** Whether this class carries {@code exchange} (else HttpClient does): HTTP/1.1, direct or through a clear-text proxy. */
-    public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
-        return exchange.mode() == ProtocolMode.HTTP_1_1 && clearTextHop(exchange, profile);
     }
 
     @Override

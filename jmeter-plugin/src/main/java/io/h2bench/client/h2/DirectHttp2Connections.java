@@ -8,7 +8,6 @@ import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.direct.UpgradeHandover;
-import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
 import io.h2bench.client.exchange.ProtocolMode;
@@ -45,15 +44,16 @@ import org.eclipse.jetty.io.EndPoint;
  * in a {@code CONNECT} tunnel ({@code OriginConnector}), ALPN and all as without one; a redirected
  * request's hops come here.
  * <p>
- * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) not through a proxy goes as a stream on the origin's
+ * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) goes as a stream on the origin's
  * connection while one lives, as any other. With none, the connect is an upgrade: the request goes to
  * {@link DirectConnections}, which writes it over HTTP/1.1 with {@code Upgrade: h2c} on a connection
  * of its own, new or kept alive, and the origin's next requests wait here as for any connect. On the
  * server's 101 the socket comes back ({@link UpgradeHandover}) and the response is read as stream 1.
  * A server that answers over HTTP/1.1 instead has given the request its response there, and the
  * connection stays HTTP/1.1: the next waiting request asks again, as curl's {@code --http2} asks on
- * every HTTP/1.1 request, on that connection if it was kept alive. Through a proxy the Upgrade stays
- * with Jetty's {@code HttpClient} ({@code httpclient.HttpClientEngine}).
+ * every HTTP/1.1 request, on that connection if it was kept alive. Through a clear-text proxy the
+ * Upgrade goes in an absolute-form request to the proxy, which (squid, as RFC 9110 7.6.1 has it)
+ * drops the hop-by-hop {@code Upgrade}: the origin answers over HTTP/1.1.
  */
 public final class DirectHttp2Connections extends AbstractDirectConnections<Http2Exchange> implements UpgradeHandover {
 
@@ -80,20 +80,6 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             // The origin's route through a proxy is one, whichever protocol ALPN chooses in its tunnel.
             shareProxyHops(http11Connections);
         }
-    }
-
-    /**
-     * Whether this class carries {@code exchange} (else Jetty's HttpClient does): h2c by prior
-     * knowledge directly, h2 over TLS directly or through a clear-text proxy's CONNECT tunnel.
-     */
-    public static boolean eligible(ExchangeRequest exchange, ConnectionProfile profile) {
-        ProtocolMode mode = exchange.mode();
-        String scheme = exchange.uri().getScheme();
-        boolean priorKnowledge = (mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2) && "http".equalsIgnoreCase(scheme);
-        // Over TLS ALPN decides: h2 here, http/1.1 handed over when the request allows it, else the exchange fails.
-        boolean overTls = mode == ProtocolMode.HTTP_2 && "https".equalsIgnoreCase(scheme);
-        return overTls && clearTextHop(exchange, profile)
-                || (priorKnowledge || mode == ProtocolMode.H2C_UPGRADE) && direct(exchange, profile);
     }
 
     @Override

@@ -22,8 +22,8 @@ import org.eclipse.jetty.http2.ErrorCode;
 /**
  * One exchange on a stream of a connection the sampler drives itself ({@link Http2FrameConnection}):
  * the events of its frames handed to the same {@link ExchangeRecorder} calls, in the same order, as
- * the other engines make from their own (Jetty's {@code HttpClient} listener, the own HTTP/1.1's
- * parser), so every engine measures alike. A pushed stream promised on it gets an exchange of its
+ * the other engines make from their own (the own HTTP/1.1's parser, HTTP/3's stream), so every
+ * engine measures alike. A pushed stream promised on it gets an exchange of its
  * own ({@link #pushed}). The stream's flow control state is here too; the connection reads and
  * writes it under its own lock.
  */

@@ -1,7 +1,5 @@
 package io.h2bench.client.h2;
 
-import io.h2bench.client.connect.EarlyRequestHttp2;
-import io.h2bench.client.connect.PresetHttp2Connection;
 import io.h2bench.client.direct.CallerReadConnection;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.BrowserPreset;
@@ -36,8 +34,9 @@ import org.eclipse.jetty.util.BufferUtil;
  * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
  * driven with Jetty's frame codec ({@link Parser}; {@link Http2FrameWriter}) on the end point Jetty's
  * {@code ClientConnector} opened: no {@code HTTP2Session}, whose stream and flusher machinery cost the
- * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does ({@link PresetHttp2Connection}),
- * carries one stream until the server's SETTINGS say how many (as {@link EarlyRequestHttp2}), keeps
+ * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does (the preface, the user's
+ * preset's SETTINGS and window, {@code AnnouncedSettings}, before the first request, not after the
+ * server's SETTINGS), carries one stream until the server's SETTINGS say how many, keeps
  * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
  * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: the thread waiting for the
  * one stream in flight reads the frames until its stream ends; a page's resources and pushes stay

@@ -64,7 +64,7 @@ public final class Http3Engine implements ProtocolEngine {
         int port = udpPort > 0 ? udpPort : 443;
         String key = uri.getHost() + ":" + port + "/" + profile.hashCode();
         // The sample starts here, as on the TCP engines; its times and bytes are the recorder's.
-        ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false, null);
+        ExchangeRecorder recorder = new ExchangeRecorder(exchange, uri, false);
         QuicConnection connection;
         try {
             connection = connections.compute(key, (ignored, existing) -> existing != null && existing.usable() ? existing

@@ -36,8 +36,6 @@ import org.eclipse.jetty.http2.frames.GoAwayFrame;
 public final class WireConnection {
 
     private final long id;
-    /** The Jetty destination origin the connection was opened for (user tag included), or null. */
-    private final Object origin;
     private long connectBeginNanos;
     /** When TCP connected; a QUIC connection has no connect before its handshake: its first datagram's time. */
     private long tcpConnectedNanos;
@@ -55,13 +53,14 @@ public final class WireConnection {
     private boolean secure;
     private long tlsStartNanos;
     private long handshakeDoneNanos;
+    /** Handshakes with a proxy still to finish before the origin's (originTlsInside). */
+    private int proxyHandshakes;
     private long lastReadNanos;
     private String alpn;
     private String goAway;
 
-    WireConnection(long id, Object origin, long connectBeginNanos, long tcpConnectedNanos) {
+    WireConnection(long id, long connectBeginNanos, long tcpConnectedNanos) {
         this.id = id;
-        this.origin = origin;
         this.connectBeginNanos = connectBeginNanos;
         this.tcpConnectedNanos = tcpConnectedNanos;
     }
@@ -72,7 +71,7 @@ public final class WireConnection {
      * It reports {@link #datagramSent}, {@link #datagramReceived} and {@link #handshakeDone}.
      */
     public static WireConnection overDatagrams(long id) {
-        WireConnection wire = new WireConnection(id, null, 0, 0);
+        WireConnection wire = new WireConnection(id, 0, 0);
         wire.secure = true;
         return wire;
     }
@@ -108,7 +107,19 @@ public final class WireConnection {
         tlsStartNanos = nanos;
     }
 
+    /**
+     * The socket's TLS handshake is a proxy's, and the origin's follows inside it, after the proxy's
+     * {@code CONNECT}: the connection is usable, and its TLS time and ALPN are taken, at the second.
+     */
+    public synchronized void originTlsInside() {
+        proxyHandshakes = 1;
+    }
+
     synchronized void tlsHandshakeDone(long nanos, String negotiatedAlpn) {
+        if (proxyHandshakes > 0) {
+            proxyHandshakes--;
+            return;
+        }
         handshakeDoneNanos = nanos;
         alpn = negotiatedAlpn == null || negotiatedAlpn.isEmpty() ? null : negotiatedAlpn;
     }
@@ -145,11 +156,6 @@ public final class WireConnection {
      */
     public synchronized long handshakeHeardNanos() {
         return ready() ? 0 : Math.max(tcpConnectedNanos, lastReadNanos);
-    }
-
-    /** Opened for {@code destinationOrigin} (Jetty's origin, user tag included). */
-    boolean openedFor(Object destinationOrigin) {
-        return origin != null && origin.equals(destinationOrigin);
     }
 
     /** TCP connect plus TLS handshake from {@code sinceNanos} on; up to {@code nowNanos} if the handshake has not finished. */

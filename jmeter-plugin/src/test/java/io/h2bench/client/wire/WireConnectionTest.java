@@ -16,7 +16,7 @@ class WireConnectionTest {
 
     @Test
     void shouldGiveTheConnectionToTheFirstExchangeOnlyWhenItWasOpenedForIt() {
-        WireConnection wire = new WireConnection(1, null, System.nanoTime(), System.nanoTime());
+        WireConnection wire = new WireConnection(1, System.nanoTime(), System.nanoTime());
 
         assertThat(wire.begin(recorder(), true, true)).as("the exchange it was opened for").isTrue();
         assertThat(wire.begin(recorder(), true, true)).as("a later exchange").isFalse();
@@ -28,7 +28,7 @@ class WireConnectionTest {
      */
     @Test
     void shouldLetGoOfTheExchangeItWasOpenedForWhenThatEnds() throws InterruptedException {
-        WireConnection wire = new WireConnection(1, null, System.nanoTime(), System.nanoTime());
+        WireConnection wire = new WireConnection(1, System.nanoTime(), System.nanoTime());
         WeakReference<ExchangeRecorder> first = beginAndEnd(wire);
         for (int i = 0; i < 50 && first.get() != null; i++) {
             System.gc();
@@ -47,6 +47,6 @@ class WireConnectionTest {
     }
 
     private static ExchangeRecorder recorder() {
-        return new ExchangeRecorder(ExchangeRequest.get(OBJECT, ProtocolMode.HTTP_1_1), OBJECT, false, null);
+        return new ExchangeRecorder(ExchangeRequest.get(OBJECT, ProtocolMode.HTTP_1_1), OBJECT, false);
     }
 }
