@@ -1,9 +1,10 @@
 package io.h2bench.server;
 
+import static io.h2bench.server.BenchmarkScripts.ROOT;
+import static io.h2bench.server.BenchmarkScripts.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * gtlsserver 1,000.
  */
 class H3PeersTableScriptTest {
-
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     @TempDir
     Path run;
@@ -50,15 +49,5 @@ class H3PeersTableScriptTest {
                 .contains("h2bench within issue 38's band of gtlsserver (median within 5 %, p90 within 15 %): 1 of 1 sizes")
                 .contains("| 2MiB | gtlsserver | 4 | 1,000 | 1,000 | 10.0 | 1.10 | 1.10 | not met |")
                 .contains("h2bench-b within issue 38's band of gtlsserver (median within 5 %, p90 within 15 %): 0 of 1 sizes");
-    }
-
-    private static boolean runs(String... command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
     }
 }
