@@ -3,6 +3,9 @@
 
   h3-peers-table.py RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES" [BAND_PEER]
 
+With h2bench-b among SERVERS (a second h2bench build, h3-peers.sh --server-jar-b), a second table
+gives its ratios and band the same way.
+
 RESULTS.csv (round,server,size,ms,client_drops,error): one row per download; a row with an error is
 counted, not timed; client_drops (absent in runs before it was recorded) is how many datagrams the
 client's side dropped at a full UDP receive buffer meanwhile. HANDSHAKE.csv (server,retry,handshake_done_ms,response_headers_ms,wall_ms): one logged 100 B
@@ -58,9 +61,9 @@ def ratio(ours, theirs):
     return f"{median_ratio:.2f}", f"{p90_ratio:.2f}", within
 
 
-def table(times, failures, drops, rtt_ms, servers, sizes, band_peer):
-    print("| size | server | downloads | median ms | p90 ms | median in round trips "
-          "| h2bench / server, median | p90 | band | dropped at the client |")
+def table(times, failures, drops, rtt_ms, servers, sizes, band_peer, ours="h2bench"):
+    print(f"| size | server | downloads | median ms | p90 ms | median in round trips "
+          f"| {ours} / server, median | p90 | band | dropped at the client |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     verdicts = []
     for size in sizes:
@@ -74,10 +77,10 @@ def table(times, failures, drops, rtt_ms, servers, sizes, band_peer):
             median = statistics.median(values)
             trips = f"{median / rtt_ms:.1f}" if rtt_ms > 0 else "-"
             band = ""
-            if server == "h2bench" or "h2bench" not in servers:
+            if server == ours or ours not in servers:
                 median_ratio = p90_ratio = "-"
             else:
-                median_ratio, p90_ratio, within = ratio(times.get(("h2bench", size)), values)
+                median_ratio, p90_ratio, within = ratio(times.get((ours, size)), values)
                 if server == band_peer and within is not None:
                     verdicts.append((size, within))
                     band = "met" if within else "not met"
@@ -85,9 +88,11 @@ def table(times, failures, drops, rtt_ms, servers, sizes, band_peer):
                   f"| {median_ratio} | {p90_ratio} | {band} | {drop_cell(drops.get((server, size)))} |")
     if verdicts:
         met = [size for size, within in verdicts if within]
-        print(f"\nh2bench within issue 38's band of {band_peer} (median within {MEDIAN_BAND * 100:.0f} %, "
+        print(f"\n{ours} within issue 38's band of {band_peer} (median within {MEDIAN_BAND * 100:.0f} %, "
               f"p90 within {P90_BAND * 100:.0f} %): {len(met)} of {len(verdicts)} sizes"
               + (f" ({', '.join(met)})" if met else "") + ".")
+    if ours != "h2bench":
+        return
     print("\nMedian of the downloads; p90 by nearest rank. A download is a new gtlsclient process and "
           "QUIC connection, timed from its start to its exit (the process's own start and exit take "
           "about 15 to 20 ms of it: compare the wall time and the response below). Dropped at the "
@@ -113,7 +118,11 @@ def main(argv):
     band_peer = argv[6] if len(argv) == 7 else BAND_PEERS[0]
     times, failures, drops = read_results(argv[1])
     rtt_ms = float(argv[3]) if argv[3] else 0.0
-    table(times, failures, drops, rtt_ms, argv[4].split(), argv[5].split(), band_peer)
+    servers = argv[4].split()
+    table(times, failures, drops, rtt_ms, servers, argv[5].split(), band_peer)
+    if "h2bench-b" in servers:
+        print("\nThe same downloads with h2bench-b (--server-jar-b) as ours:\n")
+        table(times, failures, drops, rtt_ms, servers, argv[5].split(), band_peer, ours="h2bench-b")
     handshakes(argv[2])
     return 0
 

@@ -23,7 +23,13 @@ usage() {
 usage: benchmarks/h3-peers.sh [options]
 
   --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
-  --servers "..."     from h2bench gtlsserver caddy; default all three
+  --servers "..."     from h2bench gtlsserver caddy h2bench-b; default the first three
+  --server-jar-b PATH a second h2bench jar, served as h2bench-b (name it in --servers) inside the
+                      link's namespace beside the peers, at the same address and with the same
+                      certificate, no emulation of its own: an A/B of two listener builds in one run,
+                      each beside the peers (swap the two jars in a second run: only h2bench's
+                      process carries the link). Its table follows h2bench's
+  --server-args-b ".." more options for h2bench-b (--server-args's link options are not its); default none
   --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB page; default all six. page is seed
                       000's page (index.html and the files it links, copied from h2bench), every
                       file requested at once on one connection: gtlsclient cannot wait for the
@@ -64,6 +70,7 @@ cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
 servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
 loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
+server_jar_b="" server_args_b=""
 command_line="benchmarks/h3-peers.sh"
 for arg in "$@"; do
   case "$arg" in *[[:space:]]*|"") command_line="$command_line \"$arg\"" ;; *) command_line="$command_line $arg" ;; esac
@@ -73,7 +80,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --qlog) qlog="$out"; shift; continue ;;
-    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer)
+    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer|--server-jar-b|--server-args-b)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
@@ -89,6 +96,8 @@ while [ $# -gt 0 ]; do
     --out) out="$2" ;;
     --server-args) server_args="$2" ;;
     --band-peer) band_peer="$2" ;;
+    --server-jar-b) server_jar_b="$2" ;;
+    --server-args-b) server_args_b="$2" ;;
   esac
   shift 2
 done
@@ -115,8 +124,10 @@ read -r -a size_list <<<"$sizes"
 [ ${#server_list[@]} -gt 0 ] || die_usage "--servers names none"
 [ ${#size_list[@]} -gt 0 ] || die_usage "--sizes names none"
 for server in "${server_list[@]}"; do
-  case "$server" in h2bench|gtlsserver|caddy) ;; *) die_usage "unknown server '$server' (h2bench gtlsserver caddy)" ;; esac
+  case "$server" in h2bench|gtlsserver|caddy|h2bench-b) ;; *) die_usage "unknown server '$server' (h2bench gtlsserver caddy h2bench-b)" ;; esac
 done
+case " $servers " in *" h2bench-b "*) [ -n "$server_jar_b" ] || die_usage "h2bench-b needs --server-jar-b" ;; esac
+case " $servers " in *" h2bench "*) ;; *) die_usage "--servers must name h2bench (its link carries the others)" ;; esac
 [ "$(printf '%s\n' "${server_list[@]}" | sort | uniq -d)" = "" ] || die_usage "--servers names a server twice"
 for size in "${size_list[@]}"; do
   bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B 44kB 400kB 2MiB 10MiB page)"
@@ -128,6 +139,11 @@ done
 case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
 case "$band_peer" in gtlsserver|caddy) ;; *) die_usage "--band-peer is gtlsserver or caddy" ;; esac
 read -r -a extra_server_args <<<"$server_args"
+read -r -a extra_server_args_b <<<"$server_args_b"
+if [ -n "$server_jar_b" ]; then
+  [ -f "$server_jar_b" ] || { echo "h3-peers.sh: no jar at --server-jar-b $server_jar_b" >&2; exit 1; }
+  server_jar_b="$(cd "$(dirname "$server_jar_b")" && pwd)/$(basename "$server_jar_b")"
+fi
 [ -f "$server_jar" ] || { echo "h3-peers.sh: no server jar at $server_jar (mvn -B package -DskipTests, or --server-jar PATH)" >&2; exit 1; }
 server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
 [ "$(id -u)" = 0 ] || { echo "h3-peers.sh: needs root (the kernel link, and nsenter into its namespace)" >&2; exit 1; }
@@ -141,16 +157,16 @@ done
 
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
-tmp="" gtls_pid="" caddy_pid="" client_pid=""
+tmp="" gtls_pid="" caddy_pid="" client_pid="" b_pid=""
 stop_all() {
   local pid
-  for pid in "$client_pid" "$gtls_pid" "$caddy_pid"; do
+  for pid in "$client_pid" "$gtls_pid" "$caddy_pid" "$b_pid"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
     fi
   done
-  client_pid="" gtls_pid="" caddy_pid=""
+  client_pid="" gtls_pid="" caddy_pid="" b_pid=""
   stop_server >&2
   server_pid=""
   [ -z "$tmp" ] || rm -rf "$tmp"
@@ -248,18 +264,35 @@ case " $servers " in *" caddy "*)
   wait_for_udp "$caddy_port" "$caddy_pid" caddy "$out/caddy.log" || exit 1
 esac
 
+case " $servers " in *" h2bench-b "*)
+  echo "== h2bench-b at $host ($(basename "$server_jar_b")${server_args_b:+, $server_args_b}) in the link's namespace" >&2
+  # nsenter execs java: $! is the server's pid
+  nsenter --net="$link_net" java -jar "$server_jar_b" --bind "$host" --h1-port 0 --tls-port 0 --h2-port 0 --h2c-port 0 \
+    --h3-port 0 --keystore "$keystore" --keystore-password h2bench ${qlog:+--qlog-dir "$qlog/h2bench-b"} \
+    ${extra_server_args_b[@]+"${extra_server_args_b[@]}"} >"$out/server-b.log" 2>&1 &
+  b_pid=$!
+  wait_for_line "$out/server-b.log" "server ready" "$b_pid" "h2bench-b" || exit 1
+  h2bench_b_port="$(port_of "$out/server-b.log" h3)"
+  [ -n "$h2bench_b_port" ] || { echo "h3-peers.sh: h2bench-b started no h3 listener ($out/server-b.log)" >&2; exit 1; }
+  h2bench_b_quic="$(sed -n 's/^  QUIC: //p' "$out/server-b.log" | head -1)"
+  echo "   h2bench-b's QUIC: ${h2bench_b_quic:-not in the banner}" >&2
+esac
+
 # urls_of SERVER SIZE / port_of_server SERVER
 port_of_server() {
-  case "$1" in h2bench) echo "$h2bench_port" ;; gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;; esac
+  case "$1" in
+    h2bench) echo "$h2bench_port" ;; h2bench-b) echo "$h2bench_b_port" ;;
+    gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;;
+  esac
 }
 urls_of() {
   local base="https://$host:$(port_of_server "$1")" file
   if [ "$2" = page ]; then
-    if [ "$1" = h2bench ]; then echo "$base/"; else echo "$base/page/index.html"; fi
+    case "$1" in h2bench*) echo "$base/" ;; *) echo "$base/page/index.html" ;; esac
     for file in $(page_files "$tmp/docs/page/index.html"); do
-      if [ "$1" = h2bench ]; then echo "$base/$file"; else echo "$base/page/$file"; fi
+      case "$1" in h2bench*) echo "$base/$file" ;; *) echo "$base/page/$file" ;; esac
     done
-  elif [ "$1" = h2bench ]; then echo "$base$(h2bench_path_of "$2")"
+  elif [ "${1#h2bench}" != "$1" ]; then echo "$base$(h2bench_path_of "$2")"
   else echo "$base/$2.bin"; fi
 }
 
@@ -348,6 +381,7 @@ done
   echo "command: $command_line"
   echo "date: $started to $(date -u '+%H:%M:%S UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "server jar: $(basename "$server_jar") (sha256 $(sha256sum "$server_jar" | cut -c1-12))"
+  [ -z "$b_pid" ] || echo "h2bench-b: $(basename "$server_jar_b") (sha256 $(sha256sum "$server_jar_b" | cut -c1-12)), args ${server_args_b:-none}, its banner's QUIC line: ${h2bench_b_quic:-none}"
   echo "link: $network"
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"

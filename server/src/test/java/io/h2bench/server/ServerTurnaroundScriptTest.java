@@ -1,11 +1,11 @@
 package io.h2bench.server;
 
+import static io.h2bench.server.BenchmarkScripts.ROOT;
+import static io.h2bench.server.BenchmarkScripts.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class ServerTurnaroundScriptTest {
 
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-
     @Test
     void shouldTimeOnlyTheFirstFlightOfAnswersToRequestsWhenConnectionsIdleOrResponsesSpanFlights() throws Exception {
         assumeTrue(runs("python3", "--version") && runs("tshark", "--version"), "python3 and tshark are needed");
@@ -32,15 +30,5 @@ class ServerTurnaroundScriptTest {
         assertThat(script.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(script.exitValue()).as(output).isZero();
         assertThat(output).contains("self-test: ok");
-    }
-
-    private static boolean runs(String... command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
     }
 }
