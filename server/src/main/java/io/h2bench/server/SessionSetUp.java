@@ -42,7 +42,7 @@ final class SessionSetUp {
      */
     static HTTP2Connection newConnection(AbstractHTTP2ServerConnectionFactory factory, Connector connector, EndPoint endPoint,
                                          ServerSessionListener listener, UnaryOperator<HTTP2Connection> configure) {
-        Generator generator = new Generator(connector.getByteBufferPool(), factory.isUseOutputDirectByteBuffers(), factory.getMaxHeaderBlockFragment());
+        Generator generator = Http2Writes.generator(connector.getByteBufferPool(), factory.isUseOutputDirectByteBuffers(), factory.getMaxHeaderBlockFragment());
         int maxResponseHeaderSize = factory.getHttpConfiguration().getMaxResponseHeaderSize();
         generator.getHpackEncoder().setMaxHeaderListSize(maxResponseHeaderSize >= 0
                 ? maxResponseHeaderSize : factory.getHttpConfiguration().getResponseHeaderSize());
