@@ -254,14 +254,4 @@ final class Http11Exchange extends DirectExchange {
     protected void abortHere(Throwable failure) {
         fail(failure);
     }
-
-    /** A response's header fields, for whether it lets the connection live on. */
-    static boolean keepsAlive(HttpVersion version, HttpFields fields) {
-        String value = fields.get(HttpHeader.CONNECTION);
-        String lower = value == null ? "" : value.toLowerCase(Locale.ROOT);
-        if (version == HttpVersion.HTTP_1_0) {
-            return lower.contains(HttpHeaderValue.KEEP_ALIVE.asString());
-        }
-        return !lower.contains(HttpHeaderValue.CLOSE.asString());
-    }
 }
