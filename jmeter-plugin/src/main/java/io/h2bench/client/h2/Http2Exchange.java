@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Locale;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpURI;
@@ -27,8 +26,6 @@ import org.eclipse.jetty.http2.ErrorCode;
  * writes it under its own lock.
  */
 final class Http2Exchange extends DirectExchange {
-
-    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private final boolean pushed;
     private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
@@ -91,25 +88,16 @@ final class Http2Exchange extends DirectExchange {
     /** The request's HEADERS as Jetty's {@code HttpClient} makes them for HTTP/2; its body goes in DATA frames. */
     MetaData.Request requestHeaders() {
         URI uri = request.uri();
-        byte[] body = request.body();
         HttpFields.Mutable fields = HttpFields.build();
         for (HeaderField field : request.headers()) {
             if (!HeaderField.CONNECTION_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
                 fields.add(field.name(), field.value());
             }
         }
-        if (body.length > 0) {
-            if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
-                fields.add(HttpHeader.CONTENT_TYPE, DEFAULT_CONTENT_TYPE);
-            }
-            fields.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, body.length));
-        } else {
-            // RFC 9110 section 10.1.1: no Expect without content.
-            fields.remove(HttpHeader.EXPECT);
-        }
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        // Content-Length is among the connection headers left out above: the body's own goes in.
+        addContentFields(fields);
         HttpURI target = HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort())
-                .path(path).query(uri.getRawQuery());
+                .path(path()).query(uri.getRawQuery());
         return new MetaData.Request(request.method(), target, HttpVersion.HTTP_2, fields, -1);
     }
 
