@@ -24,9 +24,9 @@ import org.eclipse.jetty.io.EndPoint;
 /**
  * A virtual user's HTTP/1.1 connections that the sampler drives itself (issue 20): Jetty's
  * {@code ClientConnector} opens them (with the shared client's TLS, source address, DNS, cps and
- * wire counting), Jetty's HTTP/1.1 codec carries the requests ({@link Http11Connection}), and none
- * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
- * browser opens; more requests wait here, in order, for the first connection free.
+ * wire counting), and Jetty's HTTP/1.1 codec carries the requests ({@link Http11Connection}). Up to
+ * the request's connections per origin, as a browser opens; more requests wait here, in order, for
+ * the first connection free.
  * <p>
  * Through a proxy, as HttpClient4 goes: plain http on a connection to the proxy, the request line
  * naming the whole URI, and https through a {@code CONNECT} tunnel ({@code OriginConnector}); one
