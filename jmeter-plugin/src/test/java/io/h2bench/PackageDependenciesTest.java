@@ -32,7 +32,7 @@ class PackageDependenciesTest {
      */
     private static final List<Set<String>> CLIENT_LAYERS = List.of(
             Set.of("client"),
-            Set.of("client.h1", "client.h2", "client.h3", "client.httpclient"),
+            Set.of("client.h1", "client.h2", "client.h3"),
             Set.of("client.direct"),
             Set.of("client.connect"),
             Set.of("client.exchange"),

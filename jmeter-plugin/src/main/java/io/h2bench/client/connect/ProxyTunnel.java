@@ -1,6 +1,7 @@
 package io.h2bench.client.connect;
 
 import io.h2bench.client.exchange.ExchangeRecorder;
+import io.h2bench.client.exchange.Http11ResponseReader;
 import io.h2bench.client.wire.WireConnection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,14 +9,10 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ClientConnectionFactory;
@@ -45,7 +42,6 @@ final class ProxyTunnel extends AbstractConnection {
     private final OriginConnector.ConnectFailure failure;
     private final WireConnection wire;
     private final ByteBuffer in = BufferUtil.allocate(READ_BYTES);
-    private HttpParser parser;
     private Answer answer;
     private boolean carriedCredentials;
     private boolean ended;
@@ -76,8 +72,6 @@ final class ProxyTunnel extends AbstractConnection {
             head.append("Proxy-Authorization: ").append(credentials).append("\r\n");
         }
         answer = new Answer();
-        parser = new HttpParser(answer);
-        parser.setHeaderCacheCaseSensitive(true); // a refused CONNECT's headers as the proxy spelled them, as h1-own's
         getEndPoint().write(Callback.from(this::fillInterested, this::fail),
                 ByteBuffer.wrap(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII)));
     }
@@ -98,7 +92,7 @@ final class ProxyTunnel extends AbstractConnection {
                         return;
                     }
                 }
-                if (parser.parseNext(in)) {
+                if (answer.read(in)) {
                     answered();
                     return;
                 }
@@ -110,21 +104,21 @@ final class ProxyTunnel extends AbstractConnection {
 
     /** The proxy's whole answer to the CONNECT is in. */
     private void answered() {
-        Answer done = answer;
-        if (done.status / 100 == 2) {
-            hop.sendAgain(done.status, null, carriedCredentials);
+        ExchangeRecorder.ResponseHead head = answer.head();
+        if (head.status() / 100 == 2) {
+            hop.sendAgain(head.status(), null, carriedCredentials);
             ended = true;
             openTls();
             return;
         }
-        String challenge = done.fields.get(HttpHeader.PROXY_AUTHENTICATE);
-        if (hop.sendAgain(done.status, challenge, carriedCredentials) && done.keepsAlive()) {
+        String challenge = head.fields().get(HttpHeader.PROXY_AUTHENTICATE);
+        if (hop.sendAgain(head.status(), challenge, carriedCredentials) && answer.keepsAlive()) {
             BufferUtil.clear(in);
             sendConnect();
             return;
         }
         ended = true;
-        refused(done);
+        refused(head, answer.body.toByteArray());
     }
 
     /** The tunnel is up: TLS to the origin on this socket, its peer (and SNI) the origin, not the proxy. */
@@ -140,15 +134,15 @@ final class ProxyTunnel extends AbstractConnection {
     }
 
     /** The proxy's answer is the exchange's response, as HttpClient4 reports a refused tunnel; the connect failed. */
-    private void refused(Answer done) {
+    private void refused(ExchangeRecorder.ResponseHead head, byte[] body) {
         ExchangeRecorder recorder = exchange.recorder();
         recorder.attach(wire, true);
         recorder.responseBegun();
-        recorder.responseHeaders(done.status, done.version, done.fields);
-        recorder.responseContent(ByteBuffer.wrap(done.body.toByteArray()));
-        recorder.completed(new ExchangeRecorder.ResponseHead(done.status, done.reason, done.version, done.fields), null);
+        recorder.responseHeaders(head.status(), head.version(), head.fields());
+        recorder.responseContent(ByteBuffer.wrap(body));
+        recorder.completed(head, null);
         failure.connectFailed(exchange, new IOException("The proxy refused the CONNECT to " + hop.authority() + ": "
-                + done.status + " " + done.reason));
+                + head.status() + " " + head.reason()));
         close();
     }
 
@@ -170,32 +164,21 @@ final class ProxyTunnel extends AbstractConnection {
         }
     }
 
-    /** The proxy's response to one CONNECT, as Jetty's parser delivers it. */
-    private final class Answer implements HttpParser.ResponseHandler {
+    /** The proxy's response to one CONNECT, its headers as the proxy spelled them (as h1-own's). */
+    private final class Answer extends Http11ResponseReader {
 
-        private final HttpFields.Mutable fields = HttpFields.build();
         private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-        private int status;
-        private String reason;
-        private HttpVersion version;
+
+        /** Parses what was read; true when the answer is whole. */
+        boolean read(ByteBuffer bytes) {
+            return parser.parseNext(bytes);
+        }
 
         @Override
         public void startResponse(HttpVersion httpVersion, int code, String text) {
-            version = httpVersion;
-            status = code;
-            reason = text;
+            super.startResponse(httpVersion, code, text);
             // A 2xx answer to CONNECT has no body: the tunnel's bytes follow it (RFC 9110 9.3.6).
             parser.setHeadResponse(code / 100 == 2);
-        }
-
-        @Override
-        public void parsedHeader(HttpField field) {
-            fields.add(field);
-        }
-
-        @Override
-        public boolean headerComplete() {
-            return false;
         }
 
         @Override
@@ -207,16 +190,6 @@ final class ProxyTunnel extends AbstractConnection {
         }
 
         @Override
-        public boolean contentComplete() {
-            return false;
-        }
-
-        @Override
-        public boolean messageComplete() {
-            return true;
-        }
-
-        @Override
         public void earlyEOF() {
             fail(new ClosedChannelException());
         }
@@ -224,12 +197,6 @@ final class ProxyTunnel extends AbstractConnection {
         @Override
         public void badMessage(HttpException bad) {
             fail(new IOException("The proxy's answer to CONNECT is no HTTP response: " + bad.getReason()));
-        }
-
-        boolean keepsAlive() {
-            String connection = fields.get(HttpHeader.CONNECTION);
-            String lower = connection == null ? "" : connection.toLowerCase(Locale.ROOT);
-            return version == HttpVersion.HTTP_1_1 ? !lower.contains("close") : lower.contains("keep-alive");
         }
     }
 }

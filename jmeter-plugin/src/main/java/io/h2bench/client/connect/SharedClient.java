@@ -132,9 +132,4 @@ public final class SharedClient {
     public WireRegistry registry() {
         return registry;
     }
-
-    /** TCP connections this client opened since it started. */
-    public long connectionsOpened() {
-        return registry.connectionsOpened();
-    }
 }

@@ -3,12 +3,17 @@ package io.h2bench.client.direct;
 import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * An exchange on a connection the sampler drives itself, HTTP/1.1 ({@code Http11Exchange}) or
  * HTTP/2 ({@code Http2Exchange}): what {@link AbstractDirectConnections} needs of either.
  */
 public abstract class DirectExchange implements OriginConnector.Waiting {
+
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     protected final ExchangeRequest request;
     protected final ExchangeRecorder recorder;
@@ -63,6 +68,30 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
     /** Whether another engine carries this request on ({@link #handedTo}). */
     protected final boolean handedOver() {
         return successor != null;
+    }
+
+    /**
+     * A body's Content-Type, when the plan sets none, and its Content-Length, when the plan's headers
+     * hold none; no Expect without a body (RFC 9110 section 10.1.1).
+     */
+    protected final void addContentFields(HttpFields.Mutable fields) {
+        int length = request.body().length;
+        if (length > 0) {
+            if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
+                fields.add(HttpHeader.CONTENT_TYPE, DEFAULT_CONTENT_TYPE);
+            }
+            if (!fields.contains(HttpHeader.CONTENT_LENGTH)) {
+                fields.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, length));
+            }
+        } else {
+            fields.remove(HttpHeader.EXPECT);
+        }
+    }
+
+    /** The request's path, "/" when its URI has none. */
+    protected final String path() {
+        String path = request.uri().getRawPath();
+        return path == null || path.isEmpty() ? "/" : path;
     }
 
     /** {@code next}, of the engine ALPN chose, carries this request on: with the same recorder, so the same sample. */

@@ -80,24 +80,6 @@ public final class ExchangeRecorder implements WireShare {
         }
     }
 
-    /**
-     * The request was never put on the wire here and went another way: this recorder leaves its
-     * connection and reports {@code other}'s result as its own.
-     */
-    public void handOver(CompletableFuture<ExchangeResult> other) {
-        WireConnection current = wire;
-        if (current != null) {
-            current.end(this);
-        }
-        other.whenComplete((done, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-            } else {
-                result.complete(done);
-            }
-        });
-    }
-
     /** Response body bytes received so far. */
     public long bodySize() {
         return body.size();

@@ -87,12 +87,6 @@ public record ExchangeRequest(
         return new ExchangeRequest(newMethod, newUri, newHeaders, newBody, mode, connectTimeout, responseTimeout, false, acceptPush, maxConnectionsPerOrigin, alpnFallback, maxRedirects);
     }
 
-    /** The same request, following redirects itself (up to {@code max} hops) or not. */
-    public ExchangeRequest withRedirects(boolean follow, int max) {
-        return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, follow, acceptPush,
-                maxConnectionsPerOrigin, alpnFallback, max);
-    }
-
     public ExchangeRequest withAlpnFallback(boolean fallback) {
         return new ExchangeRequest(method, uri, headers, body, mode, connectTimeout, responseTimeout, followRedirects, acceptPush,
                 maxConnectionsPerOrigin, fallback, maxRedirects);

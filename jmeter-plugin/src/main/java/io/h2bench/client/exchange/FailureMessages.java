@@ -38,17 +38,16 @@ public final class FailureMessages {
             return "The server sent GOAWAY (" + goAway + ") and the connection to " + origin(request.uri())
                     + " ended before the response was complete (" + detail(cause) + ")";
         }
-        return describe(cause, request);
+        return describeCause(cause, request);
     }
 
     private static String detail(Throwable cause) {
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
-    static String describe(Throwable failure, ExchangeRequest request) {
-        Throwable cause = unwrap(failure);
+    private static String describeCause(Throwable cause, ExchangeRequest request) {
         String origin = origin(request.uri());
-        String detail = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        String detail = detail(cause);
         if (cause instanceof NoH2OverAlpnException) {
             return cause.getMessage();
         }

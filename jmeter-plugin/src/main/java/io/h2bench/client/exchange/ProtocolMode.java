@@ -56,11 +56,6 @@ public enum ProtocolMode {
         }
     }
 
-    /** HTTP/2 and HTTP/3 multiplex, so one connection per origin is what a browser (and this client) keeps. */
-    public boolean multiplexed() {
-        return this != HTTP_1_1;
-    }
-
     /** Whether this mode may speak HTTP/3 (over QUIC, which no HTTP proxy carries). */
     public boolean http3() {
         return this == HTTP_3 || this == HTTP_3_ALT_SVC;

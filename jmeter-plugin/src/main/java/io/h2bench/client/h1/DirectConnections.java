@@ -1,6 +1,5 @@
 package io.h2bench.client.h1;
 
-import io.h2bench.client.connect.AnnouncedSettings;
 import io.h2bench.client.connect.ProxyHop;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
@@ -25,9 +24,9 @@ import org.eclipse.jetty.io.EndPoint;
 /**
  * A virtual user's HTTP/1.1 connections that the sampler drives itself (issue 20): Jetty's
  * {@code ClientConnector} opens them (with the shared client's TLS, source address, DNS, cps and
- * wire counting), Jetty's HTTP/1.1 codec carries the requests ({@link Http11Connection}), and none
- * of {@code HttpClient}'s request machinery runs. Up to the request's connections per origin, as a
- * browser opens; more requests wait here, in order, for the first connection free.
+ * wire counting), and Jetty's HTTP/1.1 codec carries the requests ({@link Http11Connection}). Up to
+ * the request's connections per origin, as a browser opens; more requests wait here, in order, for
+ * the first connection free.
  * <p>
  * Through a proxy, as HttpClient4 goes: plain http on a connection to the proxy, the request line
  * naming the whole URI, and https through a {@code CONNECT} tunnel ({@code OriginConnector}); one
@@ -44,7 +43,7 @@ import org.eclipse.jetty.io.EndPoint;
  * <p>
  * An h2c Upgrade request comes here from {@code DirectHttp2Connections} ({@link #take}), to go out
  * with {@code Upgrade: h2c}, {@code HTTP2-Settings} (the user's preset's SETTINGS,
- * {@link AnnouncedSettings}) and {@code Connection: Upgrade, HTTP2-Settings}, as curl's {@code --http2}
+ * {@code BrowserPreset.Http2#upgradeHeader}) and {@code Connection: Upgrade, HTTP2-Settings}, as curl's {@code --http2}
  * sends them, on a free connection or a new one. On the server's 101 the connection leaves this
  * pool: its socket goes on as HTTP/2 ({@link UpgradeHandover}). Any other answer is the request's
  * response over HTTP/1.1, and the connection stays here.
@@ -184,7 +183,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
         public String upgradeSettings() {
             String settings = http2Settings;
             if (settings == null && http2 != null) {
-                settings = AnnouncedSettings.upgradeHeader(profile.preset().http2());
+                settings = profile.preset().http2().upgradeHeader();
                 http2Settings = settings;
             }
             return settings;

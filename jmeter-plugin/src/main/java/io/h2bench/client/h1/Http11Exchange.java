@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpGenerator;
 import org.eclipse.jetty.http.HttpHeader;
@@ -27,12 +26,10 @@ import org.eclipse.jetty.util.BufferUtil;
 /**
  * One HTTP/1.1 exchange on a connection the sampler drives itself ({@link Http11Connection}): the
  * request encoded by Jetty's {@link HttpGenerator} as Jetty's {@code HttpClient} would write it, and
- * the parsed response handed to the same {@link ExchangeRecorder} the client's listener feeds. The
+ * the parsed response handed to the same {@link ExchangeRecorder} calls every engine makes. The
  * exchange ends, as Jetty's do, when both its request's write has returned and its response is whole.
  */
 final class Http11Exchange extends DirectExchange {
-
-    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     private final AtomicBoolean requestEnded = new AtomicBoolean();
     private final AtomicBoolean responseEnded = new AtomicBoolean();
@@ -94,18 +91,8 @@ final class Http11Exchange extends DirectExchange {
             fields.put(HttpHeader.UPGRADE, "h2c");
             fields.put(HttpHeader.HTTP2_SETTINGS, http2Settings);
         }
-        if (body.length > 0) {
-            if (!fields.contains(HttpHeader.CONTENT_TYPE)) {
-                fields.add(HttpHeader.CONTENT_TYPE, DEFAULT_CONTENT_TYPE);
-            }
-            if (!fields.contains(HttpHeader.CONTENT_LENGTH)) {
-                fields.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, body.length));
-            }
-        } else {
-            // RFC 9110 section 10.1.1: no Expect without content.
-            fields.remove(HttpHeader.EXPECT);
-        }
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        addContentFields(fields);
+        String path = path();
         HttpURI target = absoluteForm
                 ? HttpURI.build().scheme(uri.getScheme()).host(uri.getHost()).port(uri.getPort()).path(path).query(uri.getRawQuery())
                 : HttpURI.build().path(path).query(uri.getRawQuery());
@@ -253,15 +240,5 @@ final class Http11Exchange extends DirectExchange {
     @Override
     protected void abortHere(Throwable failure) {
         fail(failure);
-    }
-
-    /** A response's header fields, for whether it lets the connection live on. */
-    static boolean keepsAlive(HttpVersion version, HttpFields fields) {
-        String value = fields.get(HttpHeader.CONNECTION);
-        String lower = value == null ? "" : value.toLowerCase(Locale.ROOT);
-        if (version == HttpVersion.HTTP_1_0) {
-            return lower.contains(HttpHeaderValue.KEEP_ALIVE.asString());
-        }
-        return !lower.contains(HttpHeaderValue.CLOSE.asString());
     }
 }

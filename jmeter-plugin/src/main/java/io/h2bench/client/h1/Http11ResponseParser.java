@@ -1,11 +1,10 @@
 package io.h2bench.client.h1;
 
 import io.h2bench.client.direct.CallerReadConnection;
+import io.h2bench.client.exchange.Http11ResponseReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.EofException;
@@ -18,14 +17,9 @@ import org.eclipse.jetty.util.BufferUtil;
  * connection switches to HTTP/2 there ({@link Http11Connection#switchToHttp2}). Used by whichever
  * thread reads the connection, one at a time.
  */
-final class Http11ResponseParser implements HttpParser.ResponseHandler {
+final class Http11ResponseParser extends Http11ResponseReader {
 
     private final Http11Connection connection;
-    private final HttpParser parser = new HttpParser(this);
-    private int status;
-    private String reason;
-    private HttpVersion version;
-    private HttpFields.Mutable fields;
     private boolean interim;
     /** The response is the 101 to the exchange's h2c Upgrade. */
     private boolean switching;
@@ -34,9 +28,6 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
 
     Http11ResponseParser(Http11Connection connection) {
         this.connection = connection;
-        // Jetty's cache of common fields matches values case-insensitively and hands back its own
-        // spelling ("charset=utf-8" for the server's "charset=UTF-8"); the sample shows the server's.
-        parser.setHeaderCacheCaseSensitive(true);
     }
 
     /** Before {@code next}'s request goes out: a new response, none of it read yet. */
@@ -88,7 +79,7 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
         if (idle) {
             connection.stopReading();
         }
-        current.responseEnded(Http11Exchange.keepsAlive(version, fields));
+        current.responseEnded(keepsAlive());
         return idle;
     }
 
@@ -113,10 +104,7 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
 
     @Override
     public void startResponse(HttpVersion responseVersion, int responseStatus, String responseReason) {
-        version = responseVersion;
-        status = responseStatus;
-        reason = responseReason;
-        fields = HttpFields.build();
+        super.startResponse(responseVersion, responseStatus, responseReason);
         Http11Exchange current = connection.exchange();
         switching = responseStatus == 101 && current != null && current.asksForUpgrade();
         interim = responseStatus >= 100 && responseStatus < 200 && responseStatus != 101 || switching;
@@ -124,13 +112,6 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
             current.responseBegun();
         } else if (responseStatus == 100 && current != null) {
             current.continued();
-        }
-    }
-
-    @Override
-    public void parsedHeader(HttpField field) {
-        if (!interim) {
-            fields.add(field);
         }
     }
 
@@ -150,16 +131,6 @@ final class Http11ResponseParser implements HttpParser.ResponseHandler {
             current.responseContent(content);
         }
         return false;
-    }
-
-    @Override
-    public boolean contentComplete() {
-        return false;
-    }
-
-    @Override
-    public boolean messageComplete() {
-        return true;
     }
 
     @Override

@@ -28,7 +28,7 @@ import org.eclipse.jetty.io.EndPoint;
  * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
  * knowledge, and h2 over TLS, the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
  * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
- * Jetty's frame codec, and neither {@code HttpClient} nor {@code HTTP2Session} runs. One connection
+ * Jetty's frame codec, with no {@code HTTP2Session}. One connection
  * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
  * A connection that takes no new stream (GOAWAY, a refused stream, closed) is forgotten, and what
  * waited on it goes to the next one.

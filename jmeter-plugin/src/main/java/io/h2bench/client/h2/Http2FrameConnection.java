@@ -1,29 +1,17 @@
 package io.h2bench.client.h2;
 
 import io.h2bench.client.direct.CallerReadConnection;
-import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.wire.WireConnection;
 import io.h2bench.client.wire.WireRegistry;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http2.ErrorCode;
-import org.eclipse.jetty.http2.RetryableStreamException;
-import org.eclipse.jetty.http2.frames.DataFrame;
-import org.eclipse.jetty.http2.frames.GoAwayFrame;
-import org.eclipse.jetty.http2.frames.HeadersFrame;
-import org.eclipse.jetty.http2.frames.PingFrame;
-import org.eclipse.jetty.http2.frames.PushPromiseFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
-import org.eclipse.jetty.http2.frames.SettingsFrame;
-import org.eclipse.jetty.http2.frames.WindowUpdateFrame;
 import org.eclipse.jetty.http2.parser.Parser;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Connection;
@@ -32,10 +20,11 @@ import org.eclipse.jetty.util.BufferUtil;
 
 /**
  * One HTTP/2 connection of one user to one origin (h2c with prior knowledge, or h2 that ALPN chose),
- * driven with Jetty's frame codec ({@link Parser}; {@link Http2FrameWriter}) on the end point Jetty's
+ * driven with Jetty's frame codec ({@link Parser}, whose frames {@link ServerFrames} acts on;
+ * {@link Http2FrameWriter}) on the end point Jetty's
  * {@code ClientConnector} opened: no {@code HTTP2Session}, whose stream and flusher machinery cost the
  * sampler most of its HTTP/2 CPU (issue 20). It starts as a browser does (the preface, the user's
- * preset's SETTINGS and window, {@code AnnouncedSettings}, before the first request, not after the
+ * preset's SETTINGS and window before the first request, not after the
  * server's SETTINGS), carries one stream until the server's SETTINGS say how many, keeps
  * more requests waiting in order, and controls the flow of what it receives as Jetty's client does
  * ({@link ReceiveWindows}). Who reads is {@link CallerReadConnection}'s: the thread waiting for the
@@ -44,7 +33,7 @@ import org.eclipse.jetty.util.BufferUtil;
  * After an h2c Upgrade (RFC 7540 3.2) it goes on on the socket where the own HTTP/1.1 read the 101
  * ({@link Connection.UpgradeTo}): the upgraded request is stream 1, half-closed on our side.
  */
-public final class Http2FrameConnection extends CallerReadConnection implements Parser.Listener, Connection.UpgradeTo {
+public final class Http2FrameConnection extends CallerReadConnection implements Connection.UpgradeTo {
 
     /** Who pools the connection: told when it opens, and when it takes no new stream any more. */
     interface Owner {
@@ -56,7 +45,6 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
 
     private final Owner owner;
     private final WireConnection wire;
-    private final BrowserPreset.Http2 preset;
     private final Parser parser;
     private final Http2FrameWriter writer;
     private final ReceiveWindows windows;
@@ -73,10 +61,9 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         this.owner = owner;
         this.upgraded = upgraded;
         this.wire = wire;
-        this.preset = preset;
         this.windows = new ReceiveWindows(preset);
         this.writer = new Http2FrameWriter(this, endPoint, pool, preset, this::unencodable);
-        this.parser = PresetFrameParser.create(pool, preset, this);
+        this.parser = PresetFrameParser.create(pool, preset, new ServerFrames(this, streams, writer, windows, wire, preset));
     }
 
     @Override
@@ -147,7 +134,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
     }
 
     /** Queues the HEADERS of a stream the server's limit lets open (under the lock). */
-    private void open(Http2Exchange next) {
+    void open(Http2Exchange next) {
         writer.queue(next);
         next.opened(this, wire);
     }
@@ -183,15 +170,6 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         writer.iterate();
     }
 
-    /** The exchange of stream {@code id}, or null; {@code remoteEnd}: the server ended its side of it. */
-    private synchronized Http2Exchange stream(int id, boolean remoteEnd) {
-        Http2Exchange exchange = streams.get(id);
-        if (exchange != null && remoteEnd) {
-            exchange.remotelyClosed = true;
-        }
-        return exchange;
-    }
-
     @Override
     protected boolean parse(ByteBuffer in) {
         parser.parse(in);
@@ -213,139 +191,8 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         return streams.busy();
     }
 
-    @Override
-    public void onHeaders(HeadersFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId(), frame.isEndStream());
-        if (exchange != null) {
-            exchange.headers(frame.getMetaData(), frame.isEndStream());
-        }
-    }
-
-    @Override
-    public void onData(DataFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId(), frame.isEndStream());
-        if (exchange != null) {
-            exchange.content(frame.getByteBuffer(), false);
-        }
-        // Consumed at once (the recorder copies): the windows reopen as Jetty's buffering strategy reopens them.
-        int length = frame.flowControlLength();
-        synchronized (this) {
-            windows.consumed(writer, exchange, length);
-        }
-        writer.iterate();
-        if (exchange != null && frame.isEndStream()) {
-            exchange.content(BufferUtil.EMPTY_BUFFER, true);
-        }
-    }
-
-    @Override
-    public void onReset(ResetFrame frame) {
-        Http2Exchange exchange = stream(frame.getStreamId(), true);
-        if (exchange == null) {
-            return;
-        }
-        if (frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code && !exchange.pushed()) {
-            // RFC 9113 8.7: refused before processing. The retry and the next requests go to a new connection.
-            retire();
-        }
-        exchange.reset(frame.getError());
-    }
-
-    @Override
-    public void onSettings(SettingsFrame frame) {
-        if (frame.isReply()) {
-            return;
-        }
-        synchronized (this) {
-            writer.peerSettings(frame.getSettings(), streams.openExchanges());
-            streams.serverLimit(frame.getSettings().get(BrowserPreset.Http2.MAX_CONCURRENT_STREAMS));
-            writer.queue(new SettingsFrame(Map.of(), true));
-            streams.openWaiting(this::open);
-        }
-        writer.iterate();
-    }
-
-    @Override
-    public void onPing(PingFrame frame) {
-        if (frame.isReply()) {
-            return;
-        }
-        synchronized (this) {
-            writer.queue(new PingFrame(frame.getPayload(), true));
-        }
-        writer.iterate();
-    }
-
-    @Override
-    public void onWindowUpdate(WindowUpdateFrame frame) {
-        synchronized (this) {
-            Http2Exchange exchange = frame.getStreamId() == 0 ? null : streams.get(frame.getStreamId());
-            if (frame.getStreamId() != 0 && exchange == null) {
-                return;
-            }
-            writer.sendWindowUpdate(exchange, frame.getWindowDelta());
-        }
-        writer.iterate();
-    }
-
-    @Override
-    public void onPushPromise(PushPromiseFrame frame) {
-        Http2Exchange parent = stream(frame.getStreamId(), false);
-        boolean accepted = false;
-        synchronized (this) {
-            int promised = frame.getPromisedStreamId();
-            if (parent != null && parent.request().acceptPush() && preset.acceptsPush(streams.pushesOpen())) {
-                URI uri = frame.getMetaData().getHttpURI().toURI();
-                streams.promised(promised, parent.pushed(uri, this));
-                accepted = true;
-            } else {
-                writer.queue(new ResetFrame(promised, ErrorCode.REFUSED_STREAM_ERROR.code));
-            }
-        }
-        if (!accepted) {
-            writer.iterate();
-        }
-    }
-
-    @Override
-    public void onGoAway(GoAwayFrame frame) {
-        wire.goAwayReceived(frame);
-        List<Http2Exchange> unprocessed;
-        synchronized (this) {
-            unprocessed = streams.unprocessedAbove(frame.getLastStreamId());
-        }
-        retire();
-        // RFC 9113 6.8: never processed, so sent again (UnprocessedRequests) on a new connection.
-        unprocessed.forEach(exchange -> exchange.fail(new RetryableStreamException()));
-        closeWhenIdle();
-    }
-
-    @Override
-    public void onStreamFailure(int streamId, int error, String reason) {
-        Http2Exchange exchange;
-        synchronized (this) {
-            exchange = streams.get(streamId);
-            writer.queue(new ResetFrame(streamId, error));
-        }
-        writer.iterate();
-        if (exchange != null) {
-            exchange.fail(FailureMessages.http2(error, reason));
-        }
-    }
-
-    /** The server broke the protocol: no new stream here, and the GOAWAY saying why goes out before the close. */
-    @Override
-    public void onConnectionFailure(int error, String reason) {
-        retire();
-        synchronized (this) {
-            writer.queue(new GoAwayFrame(0, error, reason == null ? null : reason.getBytes(StandardCharsets.UTF_8)));
-            writer.closeAfterQueue(FailureMessages.http2(error, reason));
-        }
-        writer.iterate();
-    }
-
     /** Takes no new stream; what waited for one goes back to the owner, which sends it elsewhere. */
-    private void retire() {
+    void retire() {
         List<Http2Exchange> unsent;
         synchronized (this) {
             unsent = streams.retire();
@@ -355,7 +202,7 @@ public final class Http2FrameConnection extends CallerReadConnection implements 
         }
     }
 
-    private void closeWhenIdle() {
+    void closeWhenIdle() {
         boolean idle;
         synchronized (this) {
             idle = streams.noneOpen();

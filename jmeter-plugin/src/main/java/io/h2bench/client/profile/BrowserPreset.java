@@ -1,5 +1,7 @@
 package io.h2bench.client.profile;
 
+import java.nio.ByteBuffer;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -136,6 +138,19 @@ public enum BrowserPreset {
         /** Whether a server's push is taken with {@code open} pushed streams open: push enabled, and room under the stream limit. */
         public boolean acceptsPush(int open) {
             return settings.getOrDefault(ENABLE_PUSH, 1) != 0 && open < settings.getOrDefault(MAX_CONCURRENT_STREAMS, Integer.MAX_VALUE);
+        }
+
+        /**
+         * These SETTINGS as an h2c Upgrade request's {@code HTTP2-Settings} (RFC 7540 section 3.2.1),
+         * which the server applies to the upgraded stream 1 before the SETTINGS frame after the
+         * preface arrives: the frame's payload (a 16-bit id and a 32-bit value per setting) in
+         * base64url without padding. Every preset's SETTINGS hold several, so it is never empty,
+         * which RFC 7540's token68 grammar does not allow.
+         */
+        public String upgradeHeader() {
+            ByteBuffer payload = ByteBuffer.allocate(6 * settings.size());
+            settings.forEach((id, value) -> payload.putShort(id.shortValue()).putInt(value));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(payload.array());
         }
     }
 

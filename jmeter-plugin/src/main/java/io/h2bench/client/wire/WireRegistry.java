@@ -24,7 +24,6 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
     private final AtomicLong ids = new AtomicLong();
     private final Map<SocketChannel, Long> connectBegins = new ConcurrentHashMap<>();
     private final Map<SocketAddress, WireConnection> byLocalAddress = new ConcurrentHashMap<>();
-    private final AtomicLong opened = new AtomicLong();
     private final Set<SslConnection> handshaking = ConcurrentHashMap.newKeySet();
 
     @Override
@@ -45,7 +44,6 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
         if (local != null) {
             byLocalAddress.put(local, wire);
         }
-        opened.incrementAndGet();
         return wire;
     }
 
@@ -63,11 +61,6 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
     /** An open connection by the id results carry, or null once it closed (for checks of the totals). */
     public WireConnection byId(long id) {
         return byLocalAddress.values().stream().filter(wire -> wire.id() == id).findFirst().orElse(null);
-    }
-
-    /** TCP connections opened since the client started (for tests and sanity checks). */
-    public long connectionsOpened() {
-        return opened.get();
     }
 
     @Override
