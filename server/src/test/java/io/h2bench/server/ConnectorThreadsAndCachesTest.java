@@ -2,6 +2,11 @@ package io.h2bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -21,6 +26,18 @@ class ConnectorThreadsAndCachesTest {
 
                 // Jetty's default, 1,024, gives every connection's parser a trie of its own: 1,000 of them outgrew the CPU's caches.
                 assertThat(http.getHeaderCacheSize()).as(listener.id()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void shouldQueueAThousandConnectionsWhenTheyArriveAtOnce() throws Exception {
+        assumeTrue(listenBacklog(0) >= 0, "no ss (iproute2) to read a listener's backlog from the kernel");
+
+        try (H2BenchServer server = H2BenchServer.start(ServerSettings.ephemeral())) {
+            for (Listener listener : Listener.values()) {
+                // The JDK's 50 dropped most of h2load's 1,000 SYNs: clients connected after its -D ended and ran on.
+                assertThat(listenBacklog(server.port(listener))).as(listener.id()).isGreaterThanOrEqualTo(1024);
             }
         }
     }
@@ -48,5 +65,19 @@ class ConnectorThreadsAndCachesTest {
         assertThatThrownBy(() -> ServerSettings.ephemeral().withSelectors(-1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("selectors");
+    }
+
+    /** The kernel's accept queue of the TCP listener on {@code port} (ss's Send-Q), 0 for none there, -1 without ss. */
+    private static int listenBacklog(int port) throws InterruptedException {
+        try {
+            Process ss = new ProcessBuilder("ss", "-Hltn", "sport = :" + port).redirectErrorStream(true).start();
+            List<String> lines = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            if (ss.waitFor() != 0) {
+                return -1;
+            }
+            return lines.isEmpty() ? 0 : Integer.parseInt(lines.get(0).trim().split("\\s+")[2]);
+        } catch (IOException noSs) {
+            return -1;
+        }
     }
 }
