@@ -118,22 +118,14 @@ class ProxyParityTest {
     void shouldSendOnTheOwnEnginesWhenTheRequestGoesThroughAProxy() throws Exception {
         squid = SquidProxy.start(null, null);
 
-        SampleResult plain = sample(newUser(Listener.H1, ProtocolMode.HTTP_1_1), null);
-        SampleResult tunnelled = sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), null);
-        SampleResult h2 = sample(newUser(Listener.H2, ProtocolMode.HTTP_2), null);
-        SampleResult h2Again = fixture.sampler.sample();
-        SampleResult byScheme = sample(newUser(Listener.H1_TLS, null), null);
-        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+        Routes routes = everyRoute();
 
-        for (SampleResult result : List.of(plain, tunnelled, h2, h2Again, byScheme)) {
-            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
-        }
-        assertThat(plain.getSamplerData()).contains("Engine: h1-own");
-        assertThat(tunnelled.getSamplerData()).contains("Engine: h1-own");
-        assertThat(h2.getSamplerData()).contains("ALPN: h2", "Engine: h2-own");
-        assertThat(h2Again.getSamplerData()).contains("(reused)", "Engine: h2-own");
+        assertThat(routes.plain().getSamplerData()).contains("Engine: h1-own");
+        assertThat(routes.tunnelled().getSamplerData()).contains("Engine: h1-own");
+        assertThat(routes.h2().getSamplerData()).contains("ALPN: h2", "Engine: h2-own");
+        assertThat(routes.h2Again().getSamplerData()).contains("(reused)", "Engine: h2-own");
         // The https scheme offers h2 and http/1.1 in the tunnel; this server's ALPN takes http/1.1.
-        assertThat(byScheme.getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own");
+        assertThat(routes.byScheme().getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own");
         assertThat(squid.awaitLines(" CONNECT 127.0.0.1:", 3)).isEqualTo(3);
         assertThat(squid.accessLog()).contains(" GET http://127.0.0.1:");
     }
@@ -150,25 +142,17 @@ class ProxyParityTest {
         HTTPSamplerBase hc4 = hc4(Listener.H1_TLS);
         HTTPSampleResult theirs = sample(hc4, null);
         hc4.threadFinished();
-        SampleResult plain = sample(newUser(Listener.H1, ProtocolMode.HTTP_1_1), null);
-        SampleResult tunnelled = sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), null);
-        SampleResult h2 = sample(newUser(Listener.H2, ProtocolMode.HTTP_2), null);
-        SampleResult h2Again = fixture.sampler.sample();
-        SampleResult byScheme = sample(newUser(Listener.H1_TLS, null), null);
-        fixture.sampler.threadFinished(); // squid logs a tunnel when it closes
+        Routes routes = everyRoute();
 
         assertThat(theirs.isSuccessful()).as(theirs.getResponseMessage()).isTrue();
-        for (SampleResult result : List.of(plain, tunnelled, h2, h2Again, byScheme)) {
-            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
-        }
-        assertThat(plain.getSamplerData()).contains("Engine: h1-own\n");
-        assertThat(tunnelled.getSamplerData()).contains("Engine: h1-own\n");
+        assertThat(routes.plain().getSamplerData()).contains("Engine: h1-own\n");
+        assertThat(routes.tunnelled().getSamplerData()).contains("Engine: h1-own\n");
         // The ALPN is the origin's, chosen in the TLS inside the proxy's.
-        assertThat(h2.getSamplerData()).contains("Protocol: HTTP/2.0", "ALPN: h2", "Engine: h2-own\n");
-        assertThat(h2Again.getSamplerData()).contains("Protocol: HTTP/2.0", "(reused)", "Engine: h2-own\n");
-        assertThat(byScheme.getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own\n");
+        assertThat(routes.h2().getSamplerData()).contains("Protocol: HTTP/2.0", "ALPN: h2", "Engine: h2-own\n");
+        assertThat(routes.h2Again().getSamplerData()).contains("Protocol: HTTP/2.0", "(reused)", "Engine: h2-own\n");
+        assertThat(routes.byScheme().getSamplerData()).contains("ALPN: http/1.1", "Engine: h1-own\n");
         // The TLS time is the origin's handshake, within a Connect that holds the proxy's and the CONNECT too.
-        assertThat(TlsColumns.of(h2)).isPositive().isLessThanOrEqualTo(h2.getConnectTime());
+        assertThat(TlsColumns.of(routes.h2())).isPositive().isLessThanOrEqualTo(routes.h2().getConnectTime());
         assertThat(squid.awaitLines(" CONNECT 127.0.0.1:", 4)).isEqualTo(4);
         assertThat(squid.accessLog()).contains(" GET http://127.0.0.1:");
     }
@@ -321,6 +305,31 @@ class ProxyParityTest {
     }
 
     /** Aimed as {@link #h2bench}, for a new user: new connections, and a proxy that has asked nothing yet. */
+    /** One sample through the proxy by each route: see {@link #everyRoute}. */
+    private record Routes(SampleResult plain, SampleResult tunnelled, SampleResult h2, SampleResult h2Again,
+                          SampleResult byScheme) {
+    }
+
+    /**
+     * One request through the proxy by every route, each asserted successful: plain http (absolute
+     * form), https over HTTP/1.1 (a CONNECT tunnel), h2 (a tunnel, ALPN h2) and its reused connection,
+     * and https by scheme (ALPN offering both); the user's connections closed after, as squid logs a
+     * tunnel when it closes.
+     */
+    private Routes everyRoute() {
+        Routes routes = new Routes(sample(newUser(Listener.H1, ProtocolMode.HTTP_1_1), null),
+                sample(newUser(Listener.H1_TLS, ProtocolMode.HTTP_1_1), null),
+                sample(newUser(Listener.H2, ProtocolMode.HTTP_2), null),
+                fixture.sampler.sample(),
+                sample(newUser(Listener.H1_TLS, null), null));
+        fixture.sampler.threadFinished();
+        for (SampleResult result : List.of(routes.plain(), routes.tunnelled(), routes.h2(), routes.h2Again(),
+                routes.byScheme())) {
+            assertThat(result.isSuccessful()).as(result.getResponseMessage()).isTrue();
+        }
+        return routes;
+    }
+
     private Http2Sampler newUser(Listener listener, ProtocolMode mode) {
         Http2Sampler sampler = fixture.target(listener, "/small-text.txt", mode);
         fixture.sampler.threadFinished();
