@@ -60,10 +60,11 @@ final class TcpEngines implements ProtocolEngine {
     }
 
     @Override
-    public CompletableFuture<ExchangeResult> send(ExchangeRequest exchange, ConnectionProfile profile) {
+    public CompletableFuture<ExchangeResult> send(ExchangeRequest asked, ConnectionProfile profile) {
         if (closed) {
             throw new IllegalStateException("This user's connections are closed");
         }
+        ExchangeRequest exchange = overTlsWhenHttps(asked);
         refuseCleartextHttp2ThroughProxy(exchange, profile);
         OriginKey key = new OriginKey(origin(exchange.uri()), profile);
         if (exchange.mode() == ProtocolMode.HTTP_1_1) {
@@ -99,6 +100,20 @@ final class TcpEngines implements ProtocolEngine {
         http2Connections.close();
         responseTimeouts.destroy();
         shared.release();
+    }
+
+    /**
+     * h2c is HTTP/2 in clear text, and an https URL asks for TLS: the scheme wins, as with curl's
+     * {@code --http2} and {@code --http2-prior-knowledge}, which both offer h2 by ALPN to an https URL and
+     * never send an h2c Upgrade or preface there. H2C (prior knowledge) insists on h2 as HTTP_2 set
+     * explicitly does; H2C_UPGRADE, which takes HTTP/1.1 from a server that declines, takes ALPN's http/1.1.
+     */
+    private static ExchangeRequest overTlsWhenHttps(ExchangeRequest exchange) {
+        boolean h2c = exchange.mode() == ProtocolMode.H2C || exchange.mode() == ProtocolMode.H2C_UPGRADE;
+        if (!h2c || !"https".equalsIgnoreCase(exchange.uri().getScheme())) {
+            return exchange;
+        }
+        return exchange.withMode(ProtocolMode.HTTP_2).withAlpnFallback(exchange.mode() == ProtocolMode.H2C_UPGRADE);
     }
 
     /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */

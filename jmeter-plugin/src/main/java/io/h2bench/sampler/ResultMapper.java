@@ -117,15 +117,19 @@ final class ResultMapper {
         if (exchange.answeredByProxy()) {
             return; // the origin was never reached: no protocol was used with it
         }
-        ProtocolNote note = protocolNote(asked, exchange.httpVersion());
+        ProtocolNote note = protocolNote(asked, exchange.httpVersion(), exchange.alpn() != null);
         if (note != null) {
             result.setResponseMessage(note.appendTo(result.getResponseMessage()));
         }
     }
 
-    private static ProtocolNote protocolNote(ProtocolMode asked, String version) {
+    private static ProtocolNote protocolNote(ProtocolMode asked, String version, boolean negotiated) {
         if (version == null) {
             return null;
+        }
+        // An https URL's h2c Upgrade is an ALPN offer (client.TcpEngines): no Upgrade was asked for.
+        if (asked == ProtocolMode.H2C_UPGRADE && version.startsWith("HTTP/1") && negotiated) {
+            return new ProtocolNote("h2c Upgrade on an https URL is h2 by ALPN, the server's ALPN chose http/1.1", version);
         }
         if (asked == ProtocolMode.H2C_UPGRADE && version.startsWith("HTTP/1")) {
             return new ProtocolNote("h2c Upgrade declined by the server", version);
