@@ -3,19 +3,14 @@ package io.h2bench.sampler;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Squid from Debian's packages on 127.0.0.1, a free port, no cache, every request in its access
@@ -54,7 +49,7 @@ final class SquidProxy implements AutoCloseable {
         Path dir = Files.createTempDirectory("h2bench-squid");
         // squid started as root runs as user proxy, which must write its logs here
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        int port = freePort();
+        int port = LocalDaemon.freePort();
         StringBuilder conf = new StringBuilder(overTls ? httpsPort(dir, port) : "http_port 127.0.0.1:" + port + "\n");
         if (user != null) {
             Files.writeString(dir.resolve("passwd"), user + ":" + apr1(password) + "\n");
@@ -76,7 +71,7 @@ final class SquidProxy implements AutoCloseable {
         Process process = new ProcessBuilder(SQUID, "-N", "-f", dir.resolve("squid.conf").toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("squid.out").toFile()).start();
         SquidProxy squid = new SquidProxy(dir, process, port, overTls ? "https" : "http");
-        squid.awaitListening();
+        LocalDaemon.awaitListening("squid", process, port, dir.resolve("squid.out"));
         return squid;
     }
 
@@ -152,21 +147,6 @@ final class SquidProxy implements AutoCloseable {
         return found;
     }
 
-    private void awaitListening() throws Exception {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("squid exited: " + Files.readString(dir.resolve("squid.out")));
-                }
-                TimeUnit.MILLISECONDS.sleep(100);
-            }
-        }
-        throw new IllegalStateException("squid did not listen on " + port + " within 10 s");
-    }
-
     /** Listens with TLS on a self-signed certificate for 127.0.0.1 (squid's GnuTLS or OpenSSL build alike). */
     private static String httpsPort(Path dir, int port) throws Exception {
         Path cert = dir.resolve("proxy-cert.pem");
@@ -179,13 +159,7 @@ final class SquidProxy implements AutoCloseable {
         return "https_port 127.0.0.1:" + port + " tls-cert=" + cert + " tls-key=" + key + "\n";
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static String apr1(String password) throws Exception {
+    static String apr1(String password) throws Exception {
         Process openssl = new ProcessBuilder("openssl", "passwd", "-apr1", password).start();
         String hash = new String(openssl.getInputStream().readAllBytes()).trim();
         openssl.waitFor(10, TimeUnit.SECONDS);
@@ -194,12 +168,6 @@ final class SquidProxy implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
+        LocalDaemon.stop(process, dir);
     }
 }

@@ -7,7 +7,6 @@ import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
 import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.FailureMessages;
-import io.h2bench.client.exchange.HeaderField;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
 import java.util.ArrayList;
@@ -82,25 +81,20 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request) {
         ProxyHop hop = connector.hopFor(request.uri(), key.profile());
         if (hop == null || hop.tunnels()) {
-            return sendOnce(key, request);
+            return sendOnce(key, request, null);
         }
         String credentials = hop.authorization();
-        ExchangeRequest sent = credentials == null ? request : request.withHeaders(withHeader(request.headers(), credentials));
-        return sendOnce(key, sent).thenCompose(first ->
+        return sendOnce(key, request, credentials).thenCompose(first ->
                 hop.sendAgain(first.status(), first.responseHeader("Proxy-Authenticate"), credentials != null)
                         ? send(key, request).thenApply(first::followedBy)
                         : CompletableFuture.completedFuture(first));
     }
 
-    private static List<HeaderField> withHeader(List<HeaderField> headers, String proxyAuthorization) {
-        List<HeaderField> all = new ArrayList<>(headers);
-        all.add(new HeaderField("Proxy-Authorization", proxyAuthorization));
-        return all;
-    }
-
-    private CompletableFuture<ExchangeResult> sendOnce(OriginKey key, ExchangeRequest request) {
+    /** {@code proxyAuthorization}: the proxy's credentials, for the HTTP/1.1 writer that talks to it; or null. */
+    private CompletableFuture<ExchangeResult> sendOnce(OriginKey key, ExchangeRequest request, String proxyAuthorization) {
         ExchangeRecorder recorder = new ExchangeRecorder(request, request.uri(), false);
         E exchange = track(newExchange.apply(request, recorder));
+        exchange.proxyAuthorization = proxyAuthorization;
         recorder.watchWith(ResponseWatchdog.watch(responseTimeouts, exchange::abort, request.responseTimeout().toMillis(),
                 !request.connectTimeout().isZero()));
         CompletableFuture<ExchangeResult> result = exchange.result().thenApply(done -> done.sentBy(exchange.engine()));
@@ -115,6 +109,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
      */
     protected final E successorOf(DirectExchange from) {
         E exchange = track(newExchange.apply(from.request(), from.recorder()));
+        exchange.proxyAuthorization = from.proxyAuthorization;
         from.handedTo(exchange);
         return exchange;
     }

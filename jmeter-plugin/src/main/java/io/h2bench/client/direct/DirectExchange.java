@@ -23,6 +23,12 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
     private volatile DirectExchange successor;
     /** Its body's wait for a 100 Continue, or null when the request goes whole (set before it is sent). */
     protected volatile ContinueWait continueWait;
+    /**
+     * The proxy's {@code Proxy-Authorization} for this request, or null: written only where the request
+     * goes to the proxy, an absolute-form HTTP/1.1 request, never in HTTP/2 HEADERS, which go to the
+     * origin (over h2c, in a CONNECT tunnel, or through the tunnel a proxy made of an h2c Upgrade).
+     */
+    protected volatile String proxyAuthorization;
 
     protected DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this.request = request;

@@ -101,10 +101,12 @@ public record ExchangeResult(
     /**
      * The response is a proxy's refusal of the CONNECT tunnel to an https origin (a 407, a 403, a 502),
      * which the sample reports as HttpClient4 does: a response on a connection opened for it on which
-     * TLS never began, so the origin never answered.
+     * TLS never began, so the origin never answered; or a proxy's 407, which only a proxy sends
+     * (RFC 9110 15.5.8), to a plain http request.
      */
     public boolean answeredByProxy() {
-        return status != 0 && newConnection && tlsNanos == 0 && "https".equalsIgnoreCase(uri.getScheme()) && !pushed;
+        boolean refusedTunnel = status != 0 && newConnection && tlsNanos == 0 && "https".equalsIgnoreCase(uri.getScheme());
+        return (refusedTunnel || status == 407) && !pushed;
     }
 
     /** Response status line as JMeter shows it, e.g. {@code HTTP/2.0 200 OK}. */

@@ -69,7 +69,8 @@ final class Http11Exchange extends DirectExchange {
     /**
      * The request as Jetty's {@code HttpClient} writes it (its normalizeRequest and HttpSenderOverHTTP),
      * its header block into {@code header} (empty, in flush mode), which must stay untouched until the
-     * write has returned. {@code absoluteForm}: the request line names the whole URI, as to a proxy.
+     * write has returned. {@code absoluteForm}: the request line names the whole URI, as to a proxy,
+     * with the proxy's credentials when it has asked for them.
      * {@code http2Settings}: the h2c Upgrade's, whose headers then replace the plan's connection
      * headers as curl's {@code --http2} adds them; null for no Upgrade.
      */
@@ -82,6 +83,9 @@ final class Http11Exchange extends DirectExchange {
             if (http2Settings == null || !HeaderField.CONNECTION_HEADERS.contains(name) && !name.equals("http2-settings")) {
                 fields.add(field.name(), field.value());
             }
+        }
+        if (absoluteForm && proxyAuthorization != null) {
+            fields.add(HttpHeader.PROXY_AUTHORIZATION, proxyAuthorization);
         }
         if (!fields.contains(HttpHeader.HOST)) {
             fields.put(HttpHeader.HOST, uri.getRawAuthority());
