@@ -365,26 +365,34 @@ load() {
 }
 
 # perf_summary DIR SECONDS MEASURED: from DIR/perf.data (every core, a sample every 2 ms of CPU, call
-# graphs, SECONDS of the MEASURED seconds) and DIR/perf.pids (the server's, h2load's and ksoftirqd's processes), CPU µs per request by process
-# context (threads named alike together), then by context in and below the kernel functions that say
-# where TCP's work runs: the send-side copy (_copy_from_iter), sendfile's path, the transmit path
-# (tcp_write_xmit), the receive side in softirq (tcp_v4_rcv) and the copy to the reader
-# (_copy_to_iter); DIR/perf.txt
+# graphs, SECONDS of the MEASURED seconds) and DIR/perf.pids (the server's, h2load's and ksoftirqd's
+# processes), CPU µs per request by process context (threads named alike together), then by context
+# in and below the kernel functions that say where TCP's work runs: the send-side copy
+# (_copy_from_iter), sendfile's path, the transmit path (tcp_write_xmit), the receive side in softirq
+# (tcp_v4_rcv) and the copy to the reader (_copy_to_iter); DIR/perf.txt
 perf_summary() {
-  local per_sample
+  local per_sample total
   per_sample="$(awk -v s="$2" -v m="$3" '/^requests:/ { if ($8) printf "%.4f", 2000 / ($8 * s / m) }' "$1/h2load.out")"
-  [ -n "$per_sample" ] || per_sample=0
-  {
-    echo "CPU µs per request ($2 s of samples, one per 2 ms of CPU), by process context (self):"
-    perf report -i "$1/perf.data" --pid "$(cat "$1/perf.pids")" --stdio --no-children --sort comm -g none -n 2>/dev/null |
-      awk -v k="$per_sample" '/^ +[0-9]/ && $2 * k >= 1 { us = $2 * k; $1 = $2 = ""; sub(/^ +/, ""); printf "%8.0f  %s\n", us, $0 }'
-    echo
-    echo "CPU µs per request in and below these kernel functions, by process context:"
-    perf report -i "$1/perf.data" --pid "$(cat "$1/perf.pids")" --stdio --children --sort comm,sym -g none 2>/dev/null |
-      awk -v k="$per_sample" -v total="$(perf report -i "$1/perf.data" --stdio --no-children --sort comm -g none -n 2>/dev/null | awk '/^ +[0-9]/ { n += $2 } END { print n }')" '
-        / \[k\] (tcp_sendmsg|_copy_from_iter|__x64_sys_sendfile64|tcp_write_xmit|handle_softirqs|tcp_v4_rcv|tcp_recvmsg|_copy_to_iter)$/ {
-          us = $1 / 100 * total * k; if (us >= 1) printf "%8.0f  %s %s\n", us, $3, $NF }'
-  } >"$1/perf.txt"
+  total="$(perf report -i "$1/perf.data" --stdio --no-children --sort comm -g none -n 2>/dev/null | awk '/^ +[0-9]/ { n += $2 } END { print n + 0 }')"
+  # one report: "children% self% self-samples comm [k] symbol"; a context's self is the sum of its symbols'
+  perf report -i "$1/perf.data" --pid "$(cat "$1/perf.pids")" --stdio --children --sort comm,sym -g none -n 2>/dev/null |
+    awk -v k="${per_sample:-0}" -v total="$total" '
+      /^ +[0-9.]+% +[0-9.]+% +[0-9]+ / && match($0, / \[[k.]\] /) {
+        head = substr($0, 1, RSTART - 1); symbol = substr($0, RSTART + RLENGTH)
+        children = $1 + 0; sub(/^ +[0-9.]+% +[0-9.]+% +[0-9]+ +/, "", head); sub(/ +$/, "", head)
+        self[head] += $3 * k
+        if (symbol ~ /^(tcp_sendmsg|_copy_from_iter|__x64_sys_sendfile64|tcp_write_xmit|handle_softirqs|tcp_v4_rcv|tcp_recvmsg|_copy_to_iter)$/)
+          inside[head " " symbol] = children
+      }
+      END {
+        us = total / 100 * k
+        print "CPU µs per request (samples of every core, one per 2 ms of CPU), by process context (self):"
+        for (c in self) if (self[c] >= 1) printf "%8.0f  %s\n", self[c], c | "sort -rn"
+        close("sort -rn")
+        print "\nCPU µs per request in and below these kernel functions, by process context:"
+        for (c in inside) if (inside[c] * us >= 1) printf "%8.0f  %s\n", inside[c] * us, c | "sort -rn"
+        close("sort -rn")
+      }' >"$1/perf.txt"
   rm -f "$1/perf.data"
 }
 
