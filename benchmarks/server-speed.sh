@@ -11,9 +11,14 @@
 # measured. For each row the servers take turns, the first alternating from row to row, so that a
 # machine whose load drifts weighs on both alike. Per server and row: requests/s, the server's CPU per
 # request (user + system time from /proc/PID/stat, its workers included, over the measured seconds),
-# its peak RSS over the run (sampled every half second), h2load's errors and its own CPU (a client at
-# 100 % of its one thread limits both servers alike). Before the rows, --cold-rounds 5 s rounds of
-# 44 kB over h1-tls from each server's start show how long each takes to reach its speed.
+# the machine's over the same seconds (every core's busy time from /proc/stat: on loopback the kernel
+# runs TCP's work in whichever process sends, receives or acknowledges, or in ksoftirqd, so only the
+# whole machine counts that work alike for both servers; on an idle machine), and where it went
+# (h2load's, ksoftirqd's, user, system and softirq time, TCP segments per request), its peak RSS over
+# the run (sampled every half second), h2load's errors and its own CPU (a client at 100 % of its one
+# thread limits both servers alike). --perf adds perf's view of which process ran which part of TCP.
+# Before the rows, --cold-rounds 5 s rounds of 44 kB over h1-tls from each server's start show how
+# long each takes to reach its speed.
 # With --profile, h2bench's JVM records JFR (execution samples every 10 ms) over each of its measured
 # runs, summarised by jfr-summary.py. Prints one table, ratios h2bench/nginx, and writes it with
 # results.csv, machine.txt and every tool's output to --out. Progress goes to stderr.
@@ -35,6 +40,8 @@ usage: benchmarks/server-speed.sh [options]
                       before the rows; default 4, 0 for none
   --streams N         streams per connection on h2 and h2c (h2load -m); default 10
   --profile           JFR of h2bench's server over each of its measured runs, summarised
+  --perf              perf record -a -g over each measured run (root), summarised by process
+                      context in RAW/<run>/perf.txt; it costs CPU, so not for the figures of record
   --out DIR           output directory; default target/h2bench-server-speed (emptied first)
 
 Needs java, h2load, openssl, curl and python3; nginx is installed from Debian's packages when
@@ -53,12 +60,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 server_jar="$root/server/target/h2bench-server.jar" server_options=""
 bodies="100B 44kB 2MiB" connections="100 1000" protocols="h1 h1-tls h2 h2c" duration=10 warmup=5
-repeats=1 cold_rounds=4 streams=10 profile=false out=target/h2bench-server-speed
+repeats=1 cold_rounds=4 streams=10 profile=false perf_record=false out=target/h2bench-server-speed
 command_line="benchmarks/server-speed.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --profile) profile=true; shift; continue ;;
+    --perf) perf_record=true; shift; continue ;;
     --server-jar|--server-options|--bodies|--connections|--protocols|--duration|--warmup|--repeats|--cold-rounds|--streams|--out)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
@@ -96,6 +104,7 @@ for n in $connections; do [[ "$n" =~ ^[1-9][0-9]{0,4}$ ]] || die_usage "--connec
 [[ "$streams" =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "--streams takes a number from 1 to 999"
 [ -f "$server_jar" ] || { echo "server-speed.sh: no server jar at $server_jar (mvn -B package -DskipTests, or --server-jar PATH)" >&2; exit 1; }
 server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
+[ "$perf_record" = false ] || command -v perf >/dev/null || { echo "server-speed.sh: --perf needs perf (apt-get install linux-perf)" >&2; exit 1; }
 for tool in java h2load openssl curl python3 setsid; do
   command -v "$tool" >/dev/null || { echo "server-speed.sh: needs $tool (apt-get install nghttp2-client openssl curl python3)" >&2; exit 1; }
 done
@@ -124,7 +133,7 @@ run="$out/raw"
 rm -rf "$out"
 mkdir -p "$run"
 tmp="$(mktemp -d)"
-nginx_pid="" client_pid="" sampler_pid=""
+nginx_pid="" client_pid="" sampler_pid="" perf_pid=""
 # tree_of PID: PID and its descendants, deepest first (the client's subshell, time, timeout, h2load)
 tree_of() {
   ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 }
@@ -132,7 +141,7 @@ tree_of() {
 }
 stop_all() {
   local pid
-  for pid in "$client_pid" "$sampler_pid"; do
+  for pid in "$client_pid" "$sampler_pid" "$perf_pid"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
       # shellcheck disable=SC2046 # a list of PIDs
       kill $(tree_of "$pid") 2>/dev/null || true
@@ -164,9 +173,12 @@ read -r -a extra_options <<<"$server_options"
 server_launcher=setsid start_server "$run" --keystore "$tmp/h2bench.p12" --keystore-password h2bench ${extra_options[@]+"${extra_options[@]}"}
 h2bench_ports=([h1]="$(server_port h1_port)" [h1-tls]="$(server_port tls_port)" [h2]="$(server_port h2_port)" [h2c]="$(server_port h2c_port)")
 
-# The bodies as h2bench sends them, byte for byte, become nginx's files.
+# The bodies as h2bench sends them, byte for byte, become nginx's files; the cold rounds' 44 kB too,
+# whatever --bodies says (without it nginx answered them 404)
 mkdir -p "$tmp/www"
-for body in $bodies; do
+served="$bodies"
+[ "$cold_rounds" = 0 ] || [[ " $bodies " == *" 44kB "* ]] || served="$bodies 44kB"
+for body in $served; do
   curl -sf -o "$tmp/www/option-$(bytes_of "$body").bin" "http://127.0.0.1:${h2bench_ports[h1]}$(path_of "$body")"
   [ "$(stat -c %s "$tmp/www/option-$(bytes_of "$body").bin")" = "$(bytes_of "$body")" ] ||
     { echo "server-speed.sh: h2bench sent the wrong length for $body" >&2; exit 1; }
@@ -284,9 +296,28 @@ options_of() {
   esac
 }
 
+# ksoftirqd_cpu_seconds: user + system CPU seconds of the kernel's softirq threads (ksoftirqd/N) so far
+ksoftirqd_cpu_seconds() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" '
+    substr($0, index($0, "(") + 1, 10) == "ksoftirqd/" { split(substr($0, index($0, ") ") + 2), f, " "); sum += f[12] + f[13] }
+    END { printf "%.2f\n", sum / hz }'
+}
+
+# window_counters SERVER_PID CLIENT_PID: "server client ksoftirqd user system softirq irq steal segments":
+# CPU seconds so far of the server's tree, the client's (h2load) while it lives, ksoftirqd and the
+# machine's by kind, then the TCP segments this network namespace has sent (on loopback each is also
+# received once: data and ACKs of both ends)
+window_counters() {
+  echo "$(tree_cpu_seconds "$1") $(tree_cpu_seconds "$2") $(ksoftirqd_cpu_seconds) $(machine_cpu_seconds)" \
+    "$(awk '$1 == "Tcp:" && $12 ~ /^[0-9]+$/ { print $12 }' /proc/net/snmp)"
+}
+
 # load SERVER PROTOCOL BODY CONNECTIONS DIR WARMUP DURATION: one h2load run against SERVER; writes
-# DIR/h2load.out, DIR/server.cpu (the server's CPU seconds over the measured part), DIR/rss.kb (its
-# peak over the run), DIR/client.cpu (h2load's CPU seconds, warm-up included), DIR/load1
+# DIR/h2load.out, DIR/server.cpu (the server's CPU seconds over the measured part),
+# DIR/window.counters (over the same seconds: the server's, h2load's, ksoftirqd's and the machine's CPU
+# seconds by kind and the TCP segments sent, as window_counters prints them), DIR/rss.kb (its peak
+# over the run), DIR/client.cpu (h2load's CPU seconds, warm-up included), DIR/load1; with --perf,
+# DIR/perf.txt
 load() {
   local server="$1" protocol="$2" body="$3" n="$4" dir="$5" warm="$6" measured_s="$7" pid port before after
   options_of "$protocol"
@@ -308,28 +339,81 @@ load() {
   client_pid=$!
   # h2load's warm-up timer starts as it starts: the server's CPU is read when it ends and when h2load exits
   sleep "$warm"
-  before="$(tree_cpu_seconds "$pid")"
+  before="$(window_counters "$pid" "$client_pid")"
+  if [ "$perf_record" = true ]; then
+    { tree_of "$pid"; tree_of "$client_pid"; ps -e -o pid=,comm= | awk '$2 ~ /^ksoftirqd/ { print $1 }'; } | paste -sd, >"$dir/perf.pids"
+    perf record -a -g -e cpu-clock -c 2000000 -o "$dir/perf.data" -- sleep $((measured_s > 2 ? measured_s - 1 : 1)) >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
   wait "$client_pid" || true
+  after="$(window_counters "$pid" "$client_pid")"
   client_pid=""
-  after="$(tree_cpu_seconds "$pid")"
   kill "$sampler_pid" 2>/dev/null || true
   wait "$sampler_pid" 2>/dev/null || true
   sampler_pid=""
-  awk -v a="$before" -v b="$after" 'BEGIN { printf "%.2f\n", b - a }' >"$dir/server.cpu"
   awk '{ printf "%.3f\n", $1 + $2 }' "$dir/client.time" >"$dir/client.cpu"
+  # h2load has ended by the second reading: its part of the window is its total less its first reading
+  awk -v a="$before" -v b="$after" -v client="$(cat "$dir/client.cpu")" 'BEGIN {
+    n = split(a, x, " "); split(b, y, " "); y[2] = client
+    for (i = 1; i <= n; i++) printf "%.2f%s", y[i] - x[i], i < n ? " " : "\n" }' >"$dir/window.counters"
+  cut -d' ' -f1 "$dir/window.counters" >"$dir/server.cpu"
+  if [ "$perf_record" = true ]; then
+    wait "$perf_pid" || true
+    perf_pid=""
+    perf_summary "$dir" $((measured_s > 2 ? measured_s - 1 : 1)) "$measured_s"
+  fi
 }
 
-# figures DIR WALL: "requests req_per_s errors server_cpu_us_per_request rss_mb client_cpu_pct load1" of a load's DIR
+# perf_summary DIR SECONDS MEASURED: from DIR/perf.data (every core, a sample every 2 ms of CPU, call
+# graphs, SECONDS of the MEASURED seconds) and DIR/perf.pids (the server's, h2load's and ksoftirqd's
+# processes), CPU µs per request by process context (threads named alike together), then by context
+# in and below the kernel functions that say where TCP's work runs: the send-side copy
+# (_copy_from_iter), sendfile's path, the transmit path (tcp_write_xmit), the receive side in softirq
+# (tcp_v4_rcv) and the copy to the reader (_copy_to_iter); DIR/perf.txt
+perf_summary() {
+  local per_sample total
+  per_sample="$(awk -v s="$2" -v m="$3" '/^requests:/ { if ($8) printf "%.4f", 2000 / ($8 * s / m) }' "$1/h2load.out")"
+  total="$(perf report -i "$1/perf.data" --stdio --no-children --sort comm -g none -n 2>/dev/null | awk '/^ +[0-9]/ { n += $2 } END { print n + 0 }')"
+  # one report: "children% self% self-samples comm [k] symbol"; a context's self is the sum of its symbols'
+  perf report -i "$1/perf.data" --pid "$(cat "$1/perf.pids")" --stdio --children --sort comm,sym -g none -n 2>/dev/null |
+    awk -v k="${per_sample:-0}" -v total="$total" '
+      /^ +[0-9.]+% +[0-9.]+% +[0-9]+ / && match($0, / \[[k.]\] /) {
+        head = substr($0, 1, RSTART - 1); symbol = substr($0, RSTART + RLENGTH)
+        children = $1 + 0; sub(/^ +[0-9.]+% +[0-9.]+% +[0-9]+ +/, "", head); sub(/ +$/, "", head)
+        self[head] += $3 * k
+        if (symbol ~ /^(tcp_sendmsg|_copy_from_iter|__x64_sys_sendfile64|tcp_write_xmit|handle_softirqs|tcp_v4_rcv|tcp_recvmsg|_copy_to_iter)$/)
+          inside[head " " symbol] = children
+      }
+      END {
+        us = total / 100 * k
+        print "CPU µs per request (samples of every core, one per 2 ms of CPU), by process context (self):"
+        for (c in self) if (self[c] >= 1) printf "%8.0f  %s\n", self[c], c | "sort -rn"
+        close("sort -rn")
+        print "\nCPU µs per request in and below these kernel functions, by process context:"
+        for (c in inside) if (inside[c] * us >= 1) printf "%8.0f  %s\n", inside[c] * us, c | "sort -rn"
+        close("sort -rn")
+      }' >"$1/perf.txt"
+  rm -f "$1/perf.data"
+}
+
+# figures DIR WALL: "requests req_per_s errors server_cpu_us_per_request rss_mb client_cpu_pct load1", then
+# µs per request over the measured seconds of h2load's CPU, ksoftirqd's, the machine's busy CPU (user,
+# system, softirq and irq of every core: h2load and all kernel work counted alike for both servers)
+# and that busy CPU by kind, and the steal (time the hypervisor ran something else), then the TCP
+# segments sent per request, of a load's DIR
 # (errors -1: h2load printed no summary)
 figures() {
   # h2load: "finished in 10.00s, 61453.12 req/s, 19.81MB/s" and
   # "requests: 1000 total, 1000 started, 1000 done, 1000 succeeded, 0 failed, 0 errored, 0 timeout"
   awk -v cpu="$(cat "$1/server.cpu")" -v rss="$(cat "$1/rss.kb")" -v client="$(cat "$1/client.cpu")" \
-    -v wall="$2" -v load1="$(cat "$1/load1")" '
+    -v wall="$2" -v load1="$(cat "$1/load1")" -v window="$(cat "$1/window.counters")" '
     /^finished in/ { rate = $4 + 0 } /^requests:/ { done = $8; errors = $10 + $12 + $14 }
     END { if (!rate) { done = 0; errors = -1 } # no summary: h2load did not end (DIR/failed)
-          printf "%d %.1f %d %.1f %.0f %.0f %s\n", done, rate, errors, done ? cpu * 1e6 / done : 0, rss / 1024,
-                 100 * client / wall, load1 }' "$1/h2load.out"
+          split(window, w, " ") # server client ksoftirqd user system softirq irq steal segments
+          per = done ? 1e6 / done : 0
+          printf "%d %.1f %d %.1f %.0f %.0f %s", done, rate, errors, cpu * per, rss / 1024, 100 * client / wall, load1
+          printf " %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", w[2] * per, w[3] * per, (w[4] + w[5] + w[6] + w[7]) * per,
+                 w[4] * per, w[5] * per, w[6] * per, w[7] * per, w[8] * per, w[9] * per / 1e6 }' "$1/h2load.out"
 }
 
 # record_jfr start|stop NAME: JFR on h2bench's JVM over one measured run (execution samples every 10 ms)
@@ -347,7 +431,8 @@ record_jfr() {
 }
 
 # From each server's start: how soon it serves at its speed (the JIT's warm-up, for h2bench).
-echo "round,server,requests,req_per_s,errors,server_cpu_us_per_request,rss_mb,client_cpu_pct,load1" >"$out/cold.csv"
+cpu_columns="h2load_cpu_us_per_request,ksoftirqd_cpu_us_per_request,machine_cpu_us_per_request,machine_user_us_per_request,machine_system_us_per_request,machine_softirq_us_per_request,machine_irq_us_per_request,machine_steal_us_per_request,tcp_segments_per_request"
+echo "round,server,requests,req_per_s,errors,server_cpu_us_per_request,rss_mb,client_cpu_pct,load1,$cpu_columns" >"$out/cold.csv"
 if [ "$cold_rounds" -gt 0 ]; then
   for server in h2bench nginx; do
     for round in $(seq 1 "$cold_rounds"); do
@@ -359,7 +444,7 @@ if [ "$cold_rounds" -gt 0 ]; then
   done
 fi
 
-echo "body,connections,protocol,server,repeat,requests,req_per_s,errors,server_cpu_us_per_request,rss_mb,client_cpu_pct,load1" >"$out/results.csv"
+echo "body,connections,protocol,server,repeat,requests,req_per_s,errors,server_cpu_us_per_request,rss_mb,client_cpu_pct,load1,$cpu_columns" >"$out/results.csv"
 row=0
 for body in $bodies; do
   for n in $connections; do
@@ -375,7 +460,7 @@ for body in $bodies; do
           load "$server" "$protocol" "$body" "$n" "$run/$name" "$warmup" "$duration"
           [ "$server" = h2bench ] && [ "$repeat" = 1 ] && record_jfr stop "$body-$n-$protocol"
           line="$(figures "$run/$name" $((warmup + duration)))"
-          echo "   $line (requests req/s errors server-µs/req rss-MB h2load-CPU% load)" >&2
+          echo "   $line (requests req/s errors server-µs/req rss-MB h2load-CPU% load, then µs/req: h2load ksoftirqd machine user system softirq irq steal, TCP segments/req)" >&2
           echo "$body,$n,$protocol,$server,$repeat,$(echo "$line" | tr ' ' ',')" >>"$out/results.csv"
         done
       done

@@ -44,7 +44,15 @@ cpu_seconds() {
 
 # machine_busy_seconds: CPU seconds all cores have spent busy (anything but idle and iowait) since boot
 machine_busy_seconds() {
-  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+  machine_cpu_seconds | awk '{ printf "%.2f\n", $1 + $2 + $3 + $4 + $5 }'
+}
+
+# machine_cpu_seconds: CPU seconds of all cores since boot by kind, from /proc/stat: "user system
+# softirq irq steal" (user with nice; guest time is inside user). Softirq is the kernel's deferred
+# work, TCP's receive side among it: run in whichever process's context raised it (on loopback, the
+# sender's) or in ksoftirqd, and charged to that process's system time too
+machine_cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f %.2f %.2f %.2f %.2f\n", ($2 + $3) / hz, $4 / hz, $8 / hz, $7 / hz, $9 / hz; exit }' /proc/stat
 }
 
 # tree_cpu_seconds PID [jit]: user + system CPU seconds that PID and its living descendants have used
