@@ -173,6 +173,19 @@ public final class Ngtcp2Client {
         return flights;
     }
 
+    /** The request stream (0, 1, 2 ... for ids 0, 4, 8 ...) of every STREAM frame of a response, in the order they arrived. */
+    public List<Integer> responseFramesInArrivalOrder() {
+        List<Integer> order = new ArrayList<>();
+        for (String line : log.split("\n")) {
+            Matcher frame = STREAM_RX.matcher(line);
+            long id;
+            if (frame.find() && (id = Long.parseLong(frame.group(2), 16)) % 4 == 0) {
+                order.add((int) (id / 4));
+            }
+        }
+        return order;
+    }
+
     /** Request streams are client-initiated bidirectional: ids 0, 4, 8 ... */
     private static Pattern statusLine(int n) {
         return Pattern.compile("http: stream 0x" + Integer.toHexString(4 * n) + " \\[:status: (\\d{3})\\]");
