@@ -44,8 +44,7 @@ public final class JtlReader {
             }
             return samples;
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
-            // commons-csv reports malformed quoting as IllegalStateException/UncheckedIOException
-            throw new JtlFormatException(jtl + ": not a readable CSV results file (" + e.getMessage() + ")", e);
+            throw unreadable(jtl, e);
         }
     }
 
@@ -57,8 +56,13 @@ public final class JtlReader {
             var rows = parser.iterator();
             return rows.hasNext() ? text(rows.next(), NETWORK_VARIABLE) : "";
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
-            throw new JtlFormatException(jtl + ": not a readable CSV results file (" + e.getMessage() + ")", e);
+            throw unreadable(jtl, e);
         }
+    }
+
+    /** {@code e}: what commons-csv threw (malformed quoting is an IllegalStateException or UncheckedIOException). */
+    private static JtlFormatException unreadable(Path jtl, Exception e) {
+        return new JtlFormatException(jtl + ": not a readable CSV results file (" + e.getMessage() + ")", e);
     }
 
     /** A CSV JTL with its header line, in the delimiter its first line uses. */

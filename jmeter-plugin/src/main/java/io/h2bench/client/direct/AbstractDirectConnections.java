@@ -9,6 +9,7 @@ import io.h2bench.client.exchange.ExchangeResult;
 import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.exchange.ResponseWatchdog;
+import io.h2bench.client.profile.ConnectionProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +26,63 @@ import java.util.function.BiFunction;
  */
 public abstract class AbstractDirectConnections<E extends DirectExchange> {
 
-    /** One origin's connections of this user and the requests waiting for one. */
-    protected interface OriginConnections<E> {
-        void send(E exchange);
+    /**
+     * One origin's connections of this user ({@code C}) and the requests waiting for one: what both
+     * protocols' origins keep the same way. Its lock guards the connections, {@code waiting} and the
+     * subclass's own state together.
+     */
+    protected abstract class OriginConnections<C extends CallerReadConnection> {
 
-        void close();
+        protected final OriginKey key;
+        protected final ConnectionProfile profile;
+        protected final ConnectQueue<E> waiting = new ConnectQueue<>();
+        /** The connections the origin uses, which {@link #close} closes: each from its open until it closes (or, HTTP/2, takes no new stream). */
+        protected final List<C> open = new ArrayList<>();
+        /** The user's connections were closed: a connection that opens closes, and no connect starts again. */
+        protected volatile boolean closing;
+
+        protected OriginConnections(OriginKey key) {
+            this.key = key;
+            this.profile = key.profile();
+        }
+
+        /** Sends {@code exchange} on a connection of the origin, or queues it for one. */
+        public abstract void send(E exchange);
+
+        /** Opens a connection for {@code exchange}, the first waiting; if none opens, {@link #connectFailed}. */
+        protected abstract void connect(E exchange);
+
+        /** {@link #connect} through the user's connector, offering {@code alpn} in a TLS handshake (null: no ALPN). */
+        protected final void connect(E exchange, List<String> alpn, OriginConnector.ConnectionMaker maker) {
+            connector.connect(exchange, profile, alpn, maker, (failed, failure) -> connectFailed(exchange, failure));
+        }
+
+        /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
+        protected final void connectFailed(E exchange, Throwable failure) {
+            E retry;
+            synchronized (this) {
+                retry = waiting.connectFailed(exchange, closing);
+            }
+            exchange.fail(failure);
+            if (retry != null) {
+                connect(retry);
+            }
+        }
+
+        /** Ends {@code exchange}, which came to an origin closed meanwhile: nothing else will send it. */
+        protected final void failClosed(E exchange) {
+            exchange.fail(FailureMessages.stopped("the user's connections were closed"));
+        }
+
+        /** Closes every connection; the requests on them fail as their connection closes. */
+        public final void close() {
+            List<C> all;
+            synchronized (this) {
+                closing = true;
+                all = new ArrayList<>(open);
+            }
+            all.forEach(C::close);
+        }
     }
 
     protected final SharedClient shared;
@@ -37,7 +90,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     private final ResponseTimeouts responseTimeouts;
     private final BiFunction<ExchangeRequest, ExchangeRecorder, E> newExchange;
     private final String engine;
-    private final Map<OriginKey, OriginConnections<E>> origins = new ConcurrentHashMap<>();
+    private final Map<OriginKey, OriginConnections<?>> origins = new ConcurrentHashMap<>();
     private final Set<E> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -60,15 +113,15 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
     }
 
     /** A new origin's connections of this user, to which its requests go from now on. */
-    protected abstract OriginConnections<E> newOrigin(OriginKey key);
+    protected abstract OriginConnections<?> newOrigin(OriginKey key);
 
     /** The origin's connections of this user, or null before its first request. */
-    protected final OriginConnections<E> existingOrigin(OriginKey key) {
+    protected final OriginConnections<?> existingOrigin(OriginKey key) {
         return origins.get(key);
     }
 
     /** The origin's connections of this user, made on its first request. */
-    protected final OriginConnections<E> origin(OriginKey key) {
+    protected final OriginConnections<?> origin(OriginKey key) {
         return origins.computeIfAbsent(key, this::newOrigin);
     }
 
@@ -144,7 +197,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
 
     /** Closes every connection: the next request opens new ones, as a new user would. */
     public final void reset() {
-        List<OriginConnections<E>> all = new ArrayList<>(origins.values());
+        List<OriginConnections<?>> all = new ArrayList<>(origins.values());
         origins.clear();
         connector.forgetProxyAnswers();
         all.forEach(OriginConnections::close);

@@ -29,6 +29,8 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
      * origin (over h2c, in a CONNECT tunnel, or through the tunnel a proxy made of an h2c Upgrade).
      */
     protected volatile String proxyAuthorization;
+    /** A final response came while the body waited for a 100 Continue: the body never went ({@link #finalResponseBegun}). */
+    private volatile boolean bodySkipped;
 
     protected DirectExchange(ExchangeRequest request, ExchangeRecorder recorder) {
         this.request = request;
@@ -69,6 +71,42 @@ public abstract class DirectExchange implements OriginConnector.Waiting {
 
     final void sentBy(String engineName) {
         engine = engineName;
+    }
+
+    /** The request's last byte is written, or never will be ({@link #finalResponseBegun}). */
+    protected abstract void requestWritten();
+
+    /** A 100 Continue came: a body that waits for it goes now. */
+    public final void continued() {
+        ContinueWait wait = continueWait;
+        if (wait != null) {
+            wait.continued();
+        }
+    }
+
+    /**
+     * A final response began. A body that still waits for a 100 Continue then never goes, as
+     * HttpClient4 answers before the body: the request ends unsent ({@link #bodySkipped}).
+     */
+    protected final void finalResponseBegun() {
+        ContinueWait wait = continueWait;
+        if (wait != null && wait.finalResponse()) {
+            bodySkipped = true;
+            requestWritten();
+        }
+    }
+
+    /** Whether the request ended without its body ({@link #finalResponseBegun}). */
+    protected final boolean bodySkipped() {
+        return bodySkipped;
+    }
+
+    /** The exchange ended: a body that waits for a 100 Continue never goes. */
+    protected final void endContinueWait() {
+        ContinueWait wait = continueWait;
+        if (wait != null) {
+            wait.end();
+        }
     }
 
     /** Whether another engine carries this request on ({@link #handedTo}). */

@@ -4,19 +4,14 @@ import io.h2bench.client.connect.ProxyHop;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
-import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.direct.UpgradeHandover;
 import io.h2bench.client.exchange.ResponseTimeouts;
-import io.h2bench.client.exchange.FailureMessages;
-import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -81,33 +76,27 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
     }
 
     @Override
-    protected OriginConnections<Http11Exchange> newOrigin(OriginKey key) {
+    protected OriginConnections<?> newOrigin(OriginKey key) {
         ProxyHop hop = connector.hopFor(URI.create(key.origin()), key.profile());
         return new Origin(key, hop != null && !hop.tunnels());
     }
 
     /** One origin's connections of this user, free or busy, and the requests waiting for one. */
-    private final class Origin implements OriginConnections<Http11Exchange>, Http11Connection.Owner {
+    private final class Origin extends OriginConnections<Http11Connection> implements Http11Connection.Owner {
 
-        private final OriginKey key;
-        private final ConnectionProfile profile;
         /** Plain http through a proxy: requests name the whole URI (RFC 9112 3.2.2). */
         private final boolean absoluteForm;
         private final ArrayDeque<Http11Connection> free = new ArrayDeque<>();
-        private final List<Http11Connection> all = new ArrayList<>();
-        private final ConnectQueue<Http11Exchange> waiting = new ConnectQueue<>();
         /** Connections handed over by ALPN that have not opened yet, and the exchange each carries first. */
         private final Map<Http11Connection, Http11Exchange> adopted = new HashMap<>();
         /** ALPN chose http/1.1 on one of the connections, and some live: the origin's choice, remembered. */
         private volatile boolean choseByAlpn;
-        private boolean closing;
 
         /** The h2c Upgrade's {@code HTTP2-Settings}, made on the first request that asks for it. */
         private volatile String http2Settings;
 
         Origin(OriginKey key, boolean absoluteForm) {
-            this.key = key;
-            this.profile = key.profile();
+            super(key);
             this.absoluteForm = absoluteForm;
         }
 
@@ -119,7 +108,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
                 synchronized (this) {
                     connection = free.pollFirst();
                     if (connection == null) {
-                        connect = waiting.add(exchange, all.size(), exchange.request().maxConnectionsPerOrigin());
+                        connect = waiting.add(exchange, open.size(), exchange.request().maxConnectionsPerOrigin());
                     }
                 }
                 if (connection == null) {
@@ -142,7 +131,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             Http11Exchange first;
             synchronized (this) {
                 waiting.connected();
-                all.add(connection);
+                open.add(connection);
                 first = adopted.remove(connection);
                 if (first != null && first.result().isDone()) {
                     first = null; // it ended during the handshake (its timeout, the stop button): the next one goes
@@ -155,7 +144,7 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             if (closing) {
                 connection.close();
                 if (first != null) {
-                    first.fail(FailureMessages.stopped("the user's connections were closed"));
+                    failClosed(first);
                 }
             } else if (next != null) {
                 connection.send(next);
@@ -199,39 +188,17 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             Http11Exchange replace = null;
             synchronized (this) {
                 free.remove(connection);
-                if (!all.remove(connection)) {
+                if (!open.remove(connection)) {
                     return;
                 }
-                if (all.isEmpty() && adopted.isEmpty()) {
+                if (open.isEmpty() && adopted.isEmpty()) {
                     choseByAlpn = false; // the choice lived in the connections: the next request offers h2 again
                 }
-                replace = waiting.reconnect(all.size(), closing);
+                replace = waiting.reconnect(open.size(), closing);
             }
             if (replace != null) {
                 connect(replace);
             }
-        }
-
-        /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
-        private void connectFailed(Http11Exchange exchange, Throwable failure) {
-            Http11Exchange retry;
-            synchronized (this) {
-                retry = waiting.connectFailed(exchange, closing);
-            }
-            exchange.fail(failure);
-            if (retry != null) {
-                connect(retry);
-            }
-        }
-
-        @Override
-        public void close() {
-            List<Http11Connection> open;
-            synchronized (this) {
-                closing = true;
-                open = new ArrayList<>(all);
-            }
-            open.forEach(Http11Connection::close);
         }
 
         /** A TLS connection on which ALPN chose http/1.1, to carry {@code exchange} first: it counts as a connect under way until it opens. */
@@ -245,8 +212,9 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
             return connection;
         }
 
-        private void connect(Http11Exchange exchange) {
-            connector.connect(exchange, profile, this::newConnection, (failed, failure) -> connectFailed((Http11Exchange) failed, failure));
+        @Override
+        protected void connect(Http11Exchange exchange) {
+            connect(exchange, null, this::newConnection);
         }
 
         private Http11Connection newConnection(EndPoint endPoint, WireConnection wire) {

@@ -1,6 +1,5 @@
 package io.h2bench.client.h1;
 
-import io.h2bench.client.direct.ContinueWait;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.exchange.ExchangeRecorder;
 import io.h2bench.client.exchange.ExchangeRequest;
@@ -38,7 +37,6 @@ final class Http11Exchange extends DirectExchange {
     private volatile ExchangeRecorder.ResponseHead head;
     private volatile long responseEndNanos;
     private volatile boolean reusable;
-    private volatile boolean bodySkipped;
     /** What waits for the request's write to return ({@link #whenRequestWritten}); under this exchange's lock. */
     private Runnable afterWrite;
 
@@ -148,15 +146,8 @@ final class Http11Exchange extends DirectExchange {
         });
     }
 
-    /** A 100 Continue came. */
-    void continued() {
-        ContinueWait wait = continueWait;
-        if (wait != null) {
-            wait.continued();
-        }
-    }
-
-    void requestWritten() {
+    @Override
+    protected void requestWritten() {
         recorder.requestWritten();
         recorder.activity();
         if (requestEnded.compareAndSet(false, true)) {
@@ -188,13 +179,7 @@ final class Http11Exchange extends DirectExchange {
     }
 
     void responseBegun() {
-        ContinueWait wait = continueWait;
-        if (wait != null && wait.finalResponse()) {
-            // HttpClient4's answer before the body: the request ends unsent, and so does the connection,
-            // whose server might take the next request for the body it was told of.
-            bodySkipped = true;
-            requestWritten();
-        }
+        finalResponseBegun();
         recorder.responseBegun();
     }
 
@@ -211,7 +196,8 @@ final class Http11Exchange extends DirectExchange {
     void responseEnded(boolean keepAlive) {
         if (responseEnded.compareAndSet(false, true)) {
             responseEndNanos = System.nanoTime();
-            reusable = keepAlive && !bodySkipped;
+            // A request that ended without its body ends its connection too: the server might take the next request for it.
+            reusable = keepAlive && !bodySkipped();
             succeedWhenBothEnded();
         }
     }
@@ -220,10 +206,7 @@ final class Http11Exchange extends DirectExchange {
     @Override
     public void fail(Throwable failure) {
         if (done.compareAndSet(false, true)) {
-            ContinueWait wait = continueWait;
-            if (wait != null) {
-                wait.end();
-            }
+            endContinueWait();
             Http11Connection carrier = connection;
             if (carrier != null) {
                 carrier.release(this, false);

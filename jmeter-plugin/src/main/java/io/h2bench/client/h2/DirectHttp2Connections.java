@@ -4,20 +4,16 @@ import io.h2bench.client.connect.OriginConnector;
 import io.h2bench.client.connect.SharedClient;
 import io.h2bench.client.direct.AbstractDirectConnections;
 import io.h2bench.client.direct.AlpnHandover;
-import io.h2bench.client.direct.ConnectQueue;
 import io.h2bench.client.direct.DirectExchange;
 import io.h2bench.client.direct.OriginKey;
 import io.h2bench.client.direct.UpgradeHandover;
-import io.h2bench.client.exchange.FailureMessages;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
 import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.profile.BrowserPreset;
-import io.h2bench.client.profile.ConnectionProfile;
 import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.io.AbstractConnection;
@@ -88,25 +84,19 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
     }
 
     @Override
-    protected OriginConnections<Http2Exchange> newOrigin(OriginKey key) {
+    protected OriginConnections<?> newOrigin(OriginKey key) {
         return new Origin(key);
     }
 
     /** One origin's connection of this user, and the requests waiting while it opens. */
-    private final class Origin implements OriginConnections<Http2Exchange>, Http2FrameConnection.Owner {
+    private final class Origin extends OriginConnections<Http2FrameConnection> implements Http2FrameConnection.Owner {
 
-        private final OriginKey key;
-        private final ConnectionProfile profile;
-        private final ConnectQueue<Http2Exchange> waiting = new ConnectQueue<>();
-        private final List<Http2FrameConnection> open = new ArrayList<>();
         private Http2FrameConnection current;
         /** The request whose h2c Upgrade is under way on an HTTP/1.1 connection: the origin's connect; or null. */
         private Http2Exchange upgrading;
-        private volatile boolean closing;
 
         Origin(OriginKey key) {
-            this.key = key;
-            this.profile = key.profile();
+            super(key);
         }
 
         @Override
@@ -125,7 +115,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
                     }
                 }
                 if (closing) {
-                    exchange.fail(FailureMessages.stopped("the user's connections were closed"));
+                    failClosed(exchange);
                     return;
                 }
                 if (connection == null) {
@@ -157,7 +147,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             }
             if (closing) {
                 connection.close();
-                ready.forEach(exchange -> exchange.fail(FailureMessages.stopped("the user's connections were closed")));
+                ready.forEach(this::failClosed);
                 return;
             }
             ready.forEach(this::send);
@@ -173,18 +163,6 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             open.remove(connection);
             if (current == connection) {
                 current = null;
-            }
-        }
-
-        /** A connect on behalf of {@code exchange} failed: it fails with it; the next waiting one tries again. */
-        private void connectFailed(Http2Exchange exchange, Throwable failure) {
-            Http2Exchange retry;
-            synchronized (this) {
-                retry = waiting.connectFailed(exchange, closing);
-            }
-            exchange.fail(failure);
-            if (retry != null) {
-                connect(retry);
             }
         }
 
@@ -252,17 +230,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
         }
 
         @Override
-        public void close() {
-            List<Http2FrameConnection> all;
-            synchronized (this) {
-                closing = true;
-                all = new ArrayList<>(open);
-                current = null;
-            }
-            all.forEach(Http2FrameConnection::close);
-        }
-
-        private void connect(Http2Exchange exchange) {
+        protected void connect(Http2Exchange exchange) {
             AlpnHandover fallback = http11;
             if (exchange.request().mode() == ProtocolMode.H2C_UPGRADE && fallback != null) {
                 upgrade(exchange, fallback);
@@ -271,7 +239,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
             URI uri = exchange.request().uri();
             boolean secure = "https".equalsIgnoreCase(uri.getScheme());
             Executor executor = shared.connector().getExecutor();
-            connector.connect(exchange, profile, secure ? ALPN : null, (endPoint, wire) -> {
+            connect(exchange, secure ? ALPN : null, (endPoint, wire) -> {
                 String negotiated = OriginConnector.negotiated(endPoint);
                 if (secure && !"h2".equals(negotiated) && exchange.request().alpnFallback() && fallback != null) {
                     return fellBack(exchange, endPoint, wire, fallback);
@@ -281,7 +249,7 @@ public final class DirectHttp2Connections extends AbstractDirectConnections<Http
                     return new NotHttp2(endPoint, executor, () -> connectFailed(exchange, new NoH2OverAlpnException(origin, negotiated)));
                 }
                 return newConnection(endPoint, wire, null);
-            }, (failed, failure) -> connectFailed((Http2Exchange) failed, failure));
+            });
         }
 
         /** {@code upgraded}: the exchange whose response comes on stream 1 after an h2c Upgrade, or null. */

@@ -31,8 +31,6 @@ final class Http2Exchange extends DirectExchange {
     private final ExchangeSides sides = new ExchangeSides(this::bothEnded);
     private volatile Http2FrameConnection connection;
     private volatile ExchangeRecorder.ResponseHead head;
-    /** A final response came before the body, which was then never sent ({@link ContinueWait}). */
-    private volatile boolean bodySkipped;
     private volatile boolean resetByServer;
 
     // The stream, under its connection's lock.
@@ -115,7 +113,8 @@ final class Http2Exchange extends DirectExchange {
     }
 
     /** The request's last frame is written. */
-    void requestWritten() {
+    @Override
+    protected void requestWritten() {
         recorder.requestWritten();
         recorder.activity();
         // The socket's byte counts include the request only once its write has returned.
@@ -126,16 +125,11 @@ final class Http2Exchange extends DirectExchange {
         if (sides.finished()) {
             return;
         }
-        ContinueWait wait = continueWait;
-        if (wait != null && metaData instanceof MetaData.Response interim && interim.getStatus() == 100) {
-            wait.continued();
+        if (metaData instanceof MetaData.Response interim && interim.getStatus() == 100) {
+            continued();
         }
         if (metaData instanceof MetaData.Response response && (response.getStatus() >= 200 || response.getStatus() == 101)) {
-            if (wait != null && wait.finalResponse()) {
-                // HttpClient4's answer before the body: the request ends unsent; the stream is reset once the response is whole.
-                bodySkipped = true;
-                requestWritten();
-            }
+            finalResponseBegun(); // a body it skips: the stream is reset once the response is whole
             recorder.responseBegun();
             head = new ExchangeRecorder.ResponseHead(response.getStatus(), response.getReason(), HttpVersion.HTTP_2,
                     response.getHttpFields());
@@ -200,10 +194,7 @@ final class Http2Exchange extends DirectExchange {
 
     @Override
     public void fail(Throwable failure) {
-        ContinueWait wait = continueWait;
-        if (wait != null) {
-            wait.end();
-        }
+        endContinueWait();
         if (sides.end()) {
             recorder.completed(head, failure);
             ended();
@@ -213,7 +204,7 @@ final class Http2Exchange extends DirectExchange {
     /** Both sides ended: the exchange succeeds. */
     private void bothEnded(long responseEndNanos) {
         Http2FrameConnection carrier = connection;
-        if (bodySkipped && !resetByServer && carrier != null) {
+        if (bodySkipped() && !resetByServer && carrier != null) {
             carrier.cancel(this); // our side of the stream is still open, its body never to come
         }
         // The stream's slot first, so that the user's next request finds it free.

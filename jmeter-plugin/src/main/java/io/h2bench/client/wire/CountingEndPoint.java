@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -68,22 +69,21 @@ public final class CountingEndPoint extends SocketChannelEndPoint {
     /** Read interest waits until the pacer lets the next read through. */
     @Override
     protected void needsFillInterest() {
-        long wait = pacer == null ? 0 : pacer.readWait();
-        if (wait > 0) {
-            scheduler.schedule(super::needsFillInterest, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
-        } else {
-            super.needsFillInterest();
-        }
+        afterPacer(pacer == null ? 0 : pacer.readWait(), super::needsFillInterest);
     }
 
     /** A write held back by the pacer is retried when its time has come. */
     @Override
     protected void onIncompleteFlush() {
-        long wait = pacer == null ? 0 : pacer.pendingWriteWait();
-        if (wait > 0) {
-            scheduler.schedule(super::onIncompleteFlush, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
+        afterPacer(pacer == null ? 0 : pacer.pendingWriteWait(), super::onIncompleteFlush);
+    }
+
+    /** Runs {@code step} once the pacer's {@code waitNanos} are over: now when there are none. */
+    private void afterPacer(long waitNanos, Runnable step) {
+        if (waitNanos > 0) {
+            scheduler.schedule(step, waitNanos, TimeUnit.NANOSECONDS);
         } else {
-            super.onIncompleteFlush();
+            step.run();
         }
     }
 

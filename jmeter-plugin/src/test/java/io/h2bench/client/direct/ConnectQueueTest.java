@@ -55,6 +55,10 @@ class ConnectQueueTest {
         }
 
         @Override
+        protected void requestWritten() {
+        }
+
+        @Override
         public boolean finished() {
             return false;
         }
