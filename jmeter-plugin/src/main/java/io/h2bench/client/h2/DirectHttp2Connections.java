@@ -10,7 +10,6 @@ import io.h2bench.client.direct.UpgradeHandover;
 import io.h2bench.client.exchange.NoH2OverAlpnException;
 import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.exchange.ResponseTimeouts;
-import io.h2bench.client.h1.DirectConnections;
 import io.h2bench.client.profile.BrowserPreset;
 import io.h2bench.client.wire.WireConnection;
 import java.net.URI;
@@ -22,7 +21,7 @@ import org.eclipse.jetty.io.EndPoint;
 
 /**
  * A virtual user's HTTP/2 connections that the sampler drives itself (issue 20): h2c with prior
- * knowledge, and h2 over TLS, the HTTP/2 counterpart of {@link DirectConnections}: {@link OriginConnector}
+ * knowledge, and h2 over TLS, the HTTP/2 counterpart of {@code h1.DirectConnections}: {@link OriginConnector}
  * opens them as it opens the HTTP/1.1 ones, {@link Http2FrameConnection} carries the requests on
  * Jetty's frame codec, with no {@code HTTP2Session}. One connection
  * per origin, as a browser keeps; requests wait here while it opens, and on it for a stream slot.
@@ -32,7 +31,7 @@ import org.eclipse.jetty.io.EndPoint;
  * Over TLS a new connection offers {@code h2, http/1.1} by ALPN, as Jetty's client and browsers do.
  * When the server chooses http/1.1 (or nothing), a request that allows the fall-back (a browser's
  * choice, the sampler's default for https) goes on over HTTP/1.1 on that same socket: it and the
- * ones that waited for it are handed to {@link DirectConnections} ({@link AlpnHandover}), which
+ * ones that waited for it are handed to {@code h1.DirectConnections} ({@link AlpnHandover}), which
  * carries the origin's next requests while the choice holds; one that asked for HTTP/2 explicitly fails
  * with what the server chose. Every preset's SETTINGS and windows are announced here, Jetty's own
  * ({@link BrowserPreset#JETTY}) as the browsers'; a request that expects a 100 Continue sends its
@@ -42,7 +41,7 @@ import org.eclipse.jetty.io.EndPoint;
  * <p>
  * An h2c Upgrade request ({@link ProtocolMode#H2C_UPGRADE}) goes as a stream on the origin's
  * connection while one lives, as any other. With none, the connect is an upgrade: the request goes to
- * {@link DirectConnections}, which writes it over HTTP/1.1 with {@code Upgrade: h2c} on a connection
+ * {@code h1.DirectConnections}, which writes it over HTTP/1.1 with {@code Upgrade: h2c} on a connection
  * of its own, new or kept alive, and the origin's next requests wait here as for any connect. On the
  * server's 101 the socket comes back ({@link UpgradeHandover}) and the response is read as stream 1.
  * A server that answers over HTTP/1.1 instead has given the request its response there, and the
