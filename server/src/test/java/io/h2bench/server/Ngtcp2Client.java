@@ -173,6 +173,18 @@ public final class Ngtcp2Client {
         return flights;
     }
 
+    /** The lengths of the {@code n}th response's STREAM frames (its HEADERS, DATA and their FIN), in the order they arrived. */
+    public List<Integer> streamFrameLengths(int n) {
+        List<Integer> lengths = new ArrayList<>();
+        for (String line : log.split("\n")) {
+            Matcher frame = STREAM_RX.matcher(line);
+            if (frame.find() && Long.parseLong(frame.group(2), 16) == 4L * n) {
+                lengths.add(Integer.parseInt(frame.group(3)));
+            }
+        }
+        return lengths;
+    }
+
     /** The request stream (0, 1, 2 ... for ids 0, 4, 8 ...) of every STREAM frame of a response, in the order they arrived. */
     public List<Integer> responseFramesInArrivalOrder() {
         List<Integer> order = new ArrayList<>();

@@ -168,6 +168,7 @@ public final class RawH3Client implements AutoCloseable {
 
         private final boolean lateFin;
         private final CompletableFuture<Integer> response = new CompletableFuture<>();
+        private final CompletableFuture<Integer> head = new CompletableFuture<>();
         private final CompletableFuture<Void> finSent = new CompletableFuture<>();
         private final AtomicLong bodyBytes = new AtomicLong();
         private volatile int status;
@@ -179,6 +180,11 @@ public final class RawH3Client implements AutoCloseable {
         /** The status, completed when the response's last byte has arrived. */
         public CompletableFuture<Integer> response() {
             return response;
+        }
+
+        /** The status, completed when the response's HEADERS have arrived, before any of its body. */
+        public CompletableFuture<Integer> head() {
+            return head;
         }
 
         /** The response body's bytes read so far. */
@@ -195,6 +201,7 @@ public final class RawH3Client implements AutoCloseable {
         protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
             if (status == 0) {
                 status = Integer.parseInt(frame.headers().status().toString());
+                head.complete(status);
             }
             ReferenceCountUtil.release(frame);
         }
@@ -223,6 +230,7 @@ public final class RawH3Client implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             response.completeExceptionally(new java.nio.channels.ClosedChannelException());
+            head.completeExceptionally(new java.nio.channels.ClosedChannelException());
             super.channelInactive(ctx);
         }
     }

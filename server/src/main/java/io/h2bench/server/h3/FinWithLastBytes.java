@@ -14,7 +14,7 @@ import io.netty.handler.codec.quic.QuicStreamChannel;
  * response it had whole until its timeout (4 of 20 page loads at 5 % loss, each in a FIN-only
  * packet the client never got; never with gtlsserver on the same link). The FIN goes with the
  * frame that completes the declared content length, or with the response's last frame.
- * First in the stream's pipeline, beneath the HTTP/3 codec, it turns the codec's bytes of that
+ * Beneath the HTTP/3 codec (only {@link HeadersWithFirstBytes} is lower), it turns the codec's bytes of that
  * frame into one {@link DefaultQuicStreamFrame} with the FIN set. Event loop only.
  */
 final class FinWithLastBytes extends ChannelOutboundHandlerAdapter {

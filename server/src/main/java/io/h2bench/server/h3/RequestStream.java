@@ -81,6 +81,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
         this.ctx = ctx;
         QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
         fin = FinWithLastBytes.addTo(stream);
+        HeadersWithFirstBytes.addTo(stream); // beneath it: the FIN's bytes join the frames before them
         stream.updatePriority(RESPONSE_PRIORITY);
     }
 
@@ -298,7 +299,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
             if (written == null) {
                 written = stream.newSucceededFuture();
             }
-            stream.flush();
+            stream.flush(); // hands quiche the frames above as one: HeadersWithFirstBytes
             ScheduledFuture<?> timeout = stream.eventLoop().schedule(() -> stalled(stream), Math.max(1, idleTimeoutMillis),
                     TimeUnit.MILLISECONDS);
             written.addListener(done -> {
