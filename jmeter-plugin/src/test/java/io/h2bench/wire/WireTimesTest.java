@@ -14,6 +14,8 @@ import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;
 import io.h2bench.wire.LoopbackCapture.Datagram;
 import io.h2bench.wire.LoopbackCapture.Segment;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,8 +56,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the connection before its first packet): it is put on the capture's clock by reading the JVM's
  * monotonic clock beside {@link Instant#now()}, the kernel's real-time clock that stamps the packets.
  * Each engine runs {@value #RUNS} exchanges, each on a new connection (H2_OWN_AFTER_UPGRADE's on the
- * one the request before it upgraded), after a warm-up. A systematic error (a wrong event,
- * a round trip, set-up counted in the wrong phase) shows in every run, while a busy machine only
+ * one the request before it upgraded), after a warm-up that lasts until the JIT goes quiet. A
+ * systematic error (a wrong event, a round trip, set-up counted in the wrong phase) shows in every run, while a busy machine only
  * delays the client's events in some: so no run may be early by more than 1 ms, and the best run of
  * each phase must be within 1 ms. The times compared are the exchange's nanoseconds
  * ({@link ExchangeResult}), not JMeter's whole milliseconds: {@code ResultMapperTimesTest} checks
@@ -66,6 +68,10 @@ class WireTimesTest {
     private static final long TOLERANCE_MICROS = 1_000;
     /** New connections per engine: a systematic error shows in each, the busy machine's delays in some. */
     private static final int RUNS = 5;
+    /** Exchanges in a row that the JIT compiled nothing during: the client's code is then compiled. */
+    private static final int QUIET_EXCHANGES = 3;
+    /** A JIT that never goes quiet still leaves each systematic error in every run. */
+    private static final int MAX_WARM_UP = 300;
     /** TLS 1.3's compatibility ChangeCipherSpec, a record of one byte, which a client may send before its Finished. */
     private static final int CHANGE_CIPHER_SPEC = 6;
     private static final String PATH = "/small-text.txt";
@@ -233,14 +239,25 @@ class WireTimesTest {
         }
     }
 
-    /** The first exchanges of a JVM load classes between the sample's start and its first packet. */
+    /**
+     * Until the JIT compiled nothing during {@value #QUIET_EXCHANGES} exchanges in a row: before, the client
+     * decrypts and parses in code not yet compiled, later than the wire in every run alike. After a fixed 3,
+     * h1-own over TLS ended elapsed 1.1 to 15 ms after its last segment in all 5 runs at load 7 to 10 on 2
+     * cores, the compiler threads waiting 10 to 80 ms per exchange for a CPU; warmed this way, its best run
+     * was 0.6 to 0.7 ms at the same load (2026-11-29).
+     */
     private static void warmUp(Engine engine, ConnectionProfile profile) throws InterruptedException {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        int exchanges = 0;
         try (UserConnections warm = UserConnections.open()) {
-            for (int i = 0; i < 3; i++) {
+            for (int quiet = 0; quiet < QUIET_EXCHANGES && exchanges < MAX_WARM_UP; exchanges++) {
+                long compiling = jit.getTotalCompilationTime();
                 assertThat(warm.send(engine.request(), profile).failureMessage()).isNull();
                 warm.reset();
+                quiet = jit.getTotalCompilationTime() == compiling ? quiet + 1 : 0;
             }
         }
+        System.out.printf("wire times %s: warmed up in %d exchanges%n", engine.name, exchanges);
     }
 
     /**

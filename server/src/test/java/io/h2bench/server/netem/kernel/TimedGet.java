@@ -5,12 +5,16 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One HTTP/1.1 GET on a plain socket, timed from the request's write to the body's last byte, the
  * connection left open so the server's socket can still be inspected. No client library in the way.
  */
 final class TimedGet implements AutoCloseable {
+
+    private static final Pattern SKMEM_DROPS = Pattern.compile("skmem:\\(.*,d(\\d+)\\)");
 
     private final Socket socket = new Socket();
     private long nanos;
@@ -46,6 +50,18 @@ final class TimedGet implements AutoCloseable {
 
     long bodyBytes() {
         return bodyBytes;
+    }
+
+    /** Segments the kernel dropped at this socket (ss's skmem {@code d}): for want of memory or receive space. */
+    long receiveQueueDrops() throws IOException, InterruptedException {
+        Process ss = new ProcessBuilder("ss", "-tnmH", "sport", "= :" + localPort()).redirectErrorStream(true).start();
+        String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        ss.waitFor();
+        Matcher drops = SKMEM_DROPS.matcher(out);
+        if (!drops.find()) {
+            throw new IOException("no skmem drops for port " + localPort() + " in ss's output: " + out);
+        }
+        return Long.parseLong(drops.group(1));
     }
 
     int localPort() {
