@@ -322,8 +322,10 @@ throughput() {
       $(profiled "$round" "$object-$n-$protocol-hc4"))" "$round" "$dir"
   fi
   if [ "$counts" = true ]; then
-    wait "$counting" || true
-    python3 benchmarks/perf-counts.py "$dir" | tee -a "$out/counts.txt" | sed 's/^/     counts /'
+    # a run too short to reach the window, or a perf that failed, leaves no window and no counts
+    if wait "$counting" && [ -f "$dir/perf.window" ]; then
+      python3 benchmarks/perf-counts.py "$dir" | tee -a "$out/counts.txt" | sed 's/^/     counts /'
+    fi
   fi
   if [ "$profile" = true ] && { [ "$round" = 1 ] || [ "$profile_all" = true ]; }; then
     local name
