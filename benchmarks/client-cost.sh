@@ -25,6 +25,11 @@
 #   single  one user back to back, 44 kB, --repeats times (h2bench and HC4 taking turns to go
 #           first): mean elapsed of h2bench and HC4 over the whole run and after --warmup s (the
 #           JIT's warm-up, which h2load does not have), and h2load's mean time for request, per protocol
+#   crypto  with --profile or --profile-all, per profiled run over TLS: from when the JDK's AES-GCM ran
+#           its compiled GHASH, and the share of the steady window in GHASH's Java body
+#           (jfr-crypto-warmth.py; crypto-warmth.txt)
+#   counts  with --counts, per throughput run: system calls and context switches per request of
+#           JMeter and of the server over the steady window (perf stat; counts.txt)
 #   profile JFR of the single-user h1 run (--profile): threads that parked, and how often; and of
 #           every throughput row of the first repeat, h2bench's and HC4's, sampled every 2 ms,
 #           summarised by jfr-summary.py (profile-OBJECT-USERS-PROTOCOL-CLIENT.txt): the same JMeter
@@ -56,18 +61,26 @@ usage: benchmarks/client-cost.sh [options]
                   for 400 users need not make each of them as long)
   --profile       also record JFR on the single-user h1 run and on every throughput row of the first
                   repeat, h2bench's and HC4's, and summarise them
+  --profile-all   as --profile, and on every repeat (profile-OBJECT-USERS-PROTOCOL-CLIENT-REPEAT.txt
+                  from the second): to set a run in one mode beside a run in another
+  --counts        also count, with perf stat over each throughput run's steady window, the system
+                  calls (epoll_wait, read, write, writev, futex) and context switches per request of
+                  JMeter and of the server (benchmarks/perf-counts.sh; counts.txt): what a run did,
+                  whatever the machine's load made it last
   --out DIR       output directory; default target/h2bench-client-cost (emptied first)
 USAGE
 }
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 warmup=5 repeats=3 profile=false single=true
+server=nginx users="50 400" objects="100B 44kB" protocols="h1 h1-tls h2 h2c" duration=15 warmup=5 repeats=3 profile=false profile_all=false counts=false single=true
 out=target/h2bench-client-cost
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --profile) profile=true; shift; continue ;;
+    --profile-all) profile=true profile_all=true; shift; continue ;;
+    --counts) counts=true; shift; continue ;;
     --no-single) single=false; shift; continue ;;
     --server) server="$2" ;;
     --users) users="$2" ;;
@@ -91,6 +104,7 @@ for protocol in $protocols; do
   case "$protocol" in h1|h1-tls|h2|h2c) ;; *) echo "client-cost.sh: --protocols takes h1 h1-tls h2 h2c, not $protocol" >&2; exit 2 ;; esac
 done
 [ -n "${protocols// /}" ] || { echo "client-cost.sh: --protocols names at least one protocol" >&2; exit 2; }
+[ "$counts" = false ] || command -v perf >/dev/null || { echo "client-cost.sh: --counts needs perf (Debian's linux-perf)" >&2; exit 2; }
 # chosen CLIENT PROTOCOL: whether --protocols asks for this run (HC4's where a chosen protocol is compared with it)
 chosen() {
   case "$1/$2" in
@@ -277,18 +291,27 @@ for round in $(seq 1 "$repeats"); do
 done
 
 # profiled ROUND ROW: the JVM options that record ROW's JFR (execution samples every 2 ms) in the
-# first round, or none
+# first round (in every round with --profile-all, as ROW-ROUND.jfr from the second), or none
 sampling="$(realpath -m "$run/sampling-2ms.jfc")"
 sed 's|<setting name="period" control="method-sampling-java-interval">[^<]*<|<setting name="period" control="method-sampling-java-interval">2 ms<|' \
   "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" >"$sampling"
 profiled() {
-  if [ "$profile" = true ] && [ "$1" = 1 ]; then shift; echo "-XX:StartFlightRecording=filename=$run/$1.jfr,settings=$sampling"; fi
+  if [ "$profile" = true ] && [ "$1" = 1 ]; then echo "-XX:StartFlightRecording=filename=$run/$2.jfr,settings=$sampling"
+  elif [ "$profile_all" = true ]; then echo "-XX:StartFlightRecording=filename=$run/$2-$1.jfr,settings=$sampling"; fi
 }
+# recording ROUND ROW: the name of ROW's recording in ROUND (see profiled)
+recording() { if [ "$1" = 1 ]; then echo "$2"; else echo "$2-$1"; fi; }
 
 # throughput ROUND OBJECT USERS PROTOCOL CLIENT: one measurement, one line of results.csv
 throughput() {
-  local round="$1" object="$2" n="$3" protocol="$4" client="$5" dir
+  local round="$1" object="$2" n="$3" protocol="$4" client="$5" dir counting=""
   dir="$run/$object-$n-$protocol-$client-$round"
+  if [ "$counts" = true ]; then
+    mkdir -p "$dir"
+    # from about the steady window's start (JMeter's first sample comes some 2 s after its start) to 1 s before its end
+    benchmarks/perf-counts.sh "$dir/results.jtl" "$((warmup + 2))" "$((duration - warmup - 3))" "$dir" "$server_pid" &
+    counting=$!
+  fi
   if [ "$client" = h2bench ]; then
     # shellcheck disable=SC2046 # no option or one without spaces
     row "$object" "$n" "$protocol" h2bench "$(jmeter "$dir" h2bench "$protocol" "$n" "$object" \
@@ -298,8 +321,21 @@ throughput() {
     row "$object" "$n" "$protocol" hc4 "$(jmeter "$dir" hc4 "$protocol" "$n" "$object" \
       $(profiled "$round" "$object-$n-$protocol-hc4"))" "$round" "$dir"
   fi
-  if [ "$profile" = true ] && [ "$round" = 1 ]; then
-    python3 benchmarks/jfr-summary.py "$run/$object-$n-$protocol-$client.jfr" --top 30 >"$out/profile-$object-$n-$protocol-$client.txt"
+  if [ "$counts" = true ]; then
+    # a run too short to reach the window, or a perf that failed, leaves no window and no counts
+    if wait "$counting" && [ -f "$dir/perf.window" ]; then
+      python3 benchmarks/perf-counts.py "$dir" | tee -a "$out/counts.txt" | sed 's/^/     counts /'
+    fi
+  fi
+  if [ "$profile" = true ] && { [ "$round" = 1 ] || [ "$profile_all" = true ]; }; then
+    local name
+    name="$(recording "$round" "$object-$n-$protocol-$client")"
+    python3 benchmarks/jfr-summary.py "$run/$name.jfr" --top 30 >"$out/profile-$name.txt"
+    case "$protocol" in
+      # over TLS: when the JDK's AES-GCM got its compiled GHASH (before that, its Java body costs many times more)
+      h1-tls|h2) python3 benchmarks/jfr-crypto-warmth.py "$run/$name.jfr" "$dir" --warmup "$warmup" | tail -1 \
+                   | sed "s/^/$name: /" | tee -a "$out/crypto-warmth.txt" | sed 's/^/     crypto /' ;;
+    esac
   fi
 }
 
