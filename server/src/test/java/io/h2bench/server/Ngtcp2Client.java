@@ -149,30 +149,6 @@ public final class Ngtcp2Client {
         return last;
     }
 
-    /**
-     * The {@code n}th response's stream bytes (HEADERS and DATA frames) as they arrived, in flights: a
-     * flight ends where no STREAM frame of the response came for {@code gapMillis}. A sender in slow
-     * start sends one window a round trip, so behind a link of round trip R with a gap of R / 2 each
-     * flight is one round trip's window, whatever the sender spreads within it.
-     */
-    public List<Long> streamBytesPerFlight(int n, long gapMillis) {
-        List<Long> flights = new ArrayList<>();
-        long last = Long.MIN_VALUE;
-        for (String line : log.split("\n")) {
-            Matcher frame = STREAM_RX.matcher(line);
-            if (!frame.find() || Long.parseLong(frame.group(2), 16) != 4L * n) {
-                continue;
-            }
-            long millis = Long.parseLong(frame.group(1));
-            if (flights.isEmpty() || millis - last >= gapMillis) {
-                flights.add(0L);
-            }
-            flights.set(flights.size() - 1, flights.get(flights.size() - 1) + Long.parseLong(frame.group(3)));
-            last = millis;
-        }
-        return flights;
-    }
-
     /** The lengths of the {@code n}th response's STREAM frames (its HEADERS, DATA and their FIN), in the order they arrived. */
     public List<Integer> streamFrameLengths(int n) {
         List<Integer> lengths = new ArrayList<>();

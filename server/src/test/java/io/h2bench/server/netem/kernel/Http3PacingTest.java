@@ -48,7 +48,7 @@ class Http3PacingTest {
         }
     }
 
-    static String onlyQlog(Path directory) throws IOException {
+    private static String onlyQlog(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             List<Path> qlogs = files.filter(file -> file.toString().endsWith(".qlog")).toList();
             assertThat(qlogs).as("one qlog per connection").hasSize(1);

@@ -1,0 +1,147 @@
+package io.h2bench.server.netem.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * One QUIC connection as the h3 listener's quiche lived it, read from its qlog in the order quiche
+ * logged its events: the round trip whose ACKs released each packet, and the congestion window it
+ * held. Counted by cause, not by time: a busy machine delays events but cannot reorder quiche's.
+ * Only 1-RTT packets: the response's, whose ACKs come in 1-RTT packets too.
+ */
+final class QuicheQlog {
+
+    private static final Pattern WALL_CLOCK = Pattern.compile("\"wall_clock_time\":\"([^\"]+)\"");
+    private static final Pattern WINDOW = Pattern.compile("\"name\":\"quic:recovery_metrics_updated\".*\"congestion_window\":(\\d+)");
+    private static final Pattern ONE_RTT = Pattern.compile("\"packet_type\":\"1RTT\",\"packet_number\":(\\d+)");
+    private static final Pattern STREAM = Pattern.compile("\\{\"frame_type\":\"stream\",\"stream_id\":(\\d+),[^}]*\"payload_length\":(\\d+)");
+    private static final Pattern ACKED_RANGES = Pattern.compile("\"frame_type\":\"ack\"[^\\]]*\"acked_ranges\":\\[([0-9,\\[\\] ]*)\\]");
+    private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:,(\\d+))?\\]");
+    /** A frame that makes the peer acknowledge its packet: any but ACK and PADDING. */
+    private static final Pattern ACK_ELICITING = Pattern.compile("\"frame_type\":\"(?!ack\"|padding\")");
+
+    private final String qlog;
+
+    private QuicheQlog(String qlog) {
+        this.qlog = qlog;
+    }
+
+    /** The qlog of the connection that began last among the qlogs in {@code directory}. */
+    static QuicheQlog ofLastConnection(Path directory) throws IOException {
+        List<String> qlogs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.filter(name -> name.toString().endsWith(".qlog")).toList()) {
+                qlogs.add(Files.readString(file, StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(qlogs).as("the server's qlogs").isNotEmpty();
+        return new QuicheQlog(qlogs.stream().max(Comparator.comparing(QuicheQlog::began)).orElseThrow());
+    }
+
+    private static String began(String qlog) {
+        Matcher header = WALL_CLOCK.matcher(qlog);
+        assertThat(header.find()).as("a qlog header with its reference time").isTrue();
+        return header.group(1); // ISO-8601 in UTC: its text sorts as its time
+    }
+
+    /**
+     * The stream's bytes quiche sent in each round trip, from the first round that carried any of
+     * them to the last. Each packet counts in the round after that of the oldest packet the ACKs
+     * quiche took since its last send newly acknowledged (round 0 before any): the round whose ACKs
+     * released it, even when the client acknowledges the end of one round with the start of the next.
+     */
+    List<Long> streamBytesPerRoundTrip(int streamId) {
+        NavigableMap<Long, Integer> unacknowledged = new TreeMap<>(); // ack-eliciting packet number -> its round
+        List<Long> rounds = new ArrayList<>();
+        int round = 0;
+        int released = Integer.MAX_VALUE; // the oldest round newly acknowledged since the last send
+        for (String event : qlog.split("\u001e")) {
+            Matcher packet = ONE_RTT.matcher(event);
+            if (!packet.find()) {
+                continue;
+            }
+            if (event.contains("\"name\":\"quic:packet_sent\"")) {
+                if (released != Integer.MAX_VALUE) {
+                    round = released + 1;
+                    released = Integer.MAX_VALUE;
+                }
+                if (ACK_ELICITING.matcher(event).find()) {
+                    unacknowledged.put(Long.parseLong(packet.group(1)), round);
+                }
+                while (rounds.size() <= round) {
+                    rounds.add(0L);
+                }
+                rounds.set(round, rounds.get(round) + streamBytes(event, streamId));
+            } else if (event.contains("\"name\":\"quic:packet_received\"")) {
+                released = Math.min(released, oldestRoundAcknowledged(event, unacknowledged));
+            }
+        }
+        int first = 0;
+        while (first < rounds.size() && rounds.get(first) == 0) {
+            first++;
+        }
+        int last = rounds.size();
+        while (last > first && rounds.get(last - 1) == 0) {
+            last--;
+        }
+        return rounds.subList(first, last);
+    }
+
+    /** The congestion window quiche held (B) when it sent the first packet carrying bytes of the stream. */
+    long congestionWindowAtStartOf(int streamId) {
+        long window = -1;
+        for (String event : qlog.split("\u001e")) {
+            Matcher metrics = WINDOW.matcher(event);
+            if (metrics.find()) {
+                window = Long.parseLong(metrics.group(1));
+            } else if (event.contains("\"name\":\"quic:packet_sent\"") && streamBytes(event, streamId) > 0) {
+                assertThat(window).as("a congestion window logged before stream %d's first packet", streamId).isPositive();
+                return window;
+            }
+        }
+        throw new AssertionError("the server's qlog shows no packet of stream " + streamId);
+    }
+
+    private static long streamBytes(String event, int streamId) {
+        long bytes = 0;
+        Matcher frame = STREAM.matcher(event);
+        while (frame.find()) {
+            if (Integer.parseInt(frame.group(1)) == streamId) {
+                bytes += Long.parseLong(frame.group(2));
+            }
+        }
+        return bytes;
+    }
+
+    /** Removes the packets the received packet's ACK frames acknowledge; the oldest round among them, or MAX_VALUE. */
+    private static int oldestRoundAcknowledged(String event, NavigableMap<Long, Integer> unacknowledged) {
+        int oldest = Integer.MAX_VALUE;
+        Matcher ack = ACKED_RANGES.matcher(event);
+        while (ack.find()) {
+            Matcher range = RANGE.matcher(ack.group(1));
+            while (range.find()) {
+                long from = Long.parseLong(range.group(1));
+                long to = range.group(2) == null ? from : Long.parseLong(range.group(2));
+                Map<Long, Integer> acknowledged = unacknowledged.subMap(from, true, to, true);
+                for (int round : acknowledged.values()) {
+                    oldest = Math.min(oldest, round);
+                }
+                acknowledged.clear();
+            }
+        }
+        return oldest;
+    }
+}
