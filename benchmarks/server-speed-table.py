@@ -6,7 +6,10 @@
 From results.csv: one row per body, connection count and protocol, h2bench beside nginx: requests/s,
 the server's CPU per request, the machine's (every core's busy time over the same seconds: h2load and
 all kernel work, whichever process ran it, counted alike for both servers), its peak RSS, h2load's
-errors and its own CPU (% of its one thread), and the ratios h2bench/nginx; with repeats, medians
+errors and its own CPU (% of its one thread), and the ratios h2bench/nginx, also of the MiB/s h2load
+received and of the machine's CPU per MiB for 2 MiB bodies (the rate where many large responses are
+in flight at once: with 10 streams of 2 MiB per connection the requests finished follow the order a
+server interleaves its streams in); with repeats, medians
 (peak RSS: the largest; errors: the sum; the load: its range). Then where each row's CPU went: the
 server's, h2load's, ksoftirqd's and the rest of the machine's, and the machine's by kind. From
 cold.csv, when it has rounds: requests/s in each 5 s round from each server's start. Results of runs
@@ -20,6 +23,9 @@ from collections import defaultdict
 BODIES = ['100B', '44kB', '2MiB']
 PROTOCOLS = ['h1', 'h1-tls', 'h2', 'h2c']
 SERVERS = ['h2bench', 'nginx']
+# bodies whose MiB/s is their rate: the bytes of smaller ones are mostly each server's own response
+# headers (nginx's Date, ETag, Last-Modified...), so theirs would compare headers, not speed
+BYTE_RATE_BODIES = ['2MiB']
 
 
 def number(value, digits=0):
@@ -46,7 +52,8 @@ def median_of(runs, column):
 SHARES = [('server', 'server_cpu_us_per_request'), ('h2load', 'h2load_cpu_us_per_request'),
           ('ksoftirqd', 'ksoftirqd_cpu_us_per_request'), ('machine', 'machine_cpu_us_per_request'),
           ('user', 'machine_user_us_per_request'), ('system', 'machine_system_us_per_request'),
-          ('softirq', 'machine_softirq_us_per_request'), ('segments', 'tcp_segments_per_request')]
+          ('softirq', 'machine_softirq_us_per_request'), ('segments', 'tcp_segments_per_request'),
+          ('mib_per_s', 'mib_per_s')]
 
 
 def results_table(rows):
@@ -60,9 +67,10 @@ def results_table(rows):
     print(f'| body | connections | protocol | h2bench req/s | nginx req/s | ratio{median_note} '
           '| h2bench CPU µs/req | nginx CPU µs/req | CPU ratio '
           '| h2bench machine CPU µs/req | nginx machine CPU µs/req | machine CPU ratio '
+          '| MiB/s ratio | machine CPU per MiB ratio '
           '| h2bench peak RSS MB | nginx peak RSS MB '
           '| h2load CPU % h2bench / nginx | errors h2bench / nginx | load |')
-    print('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+    print('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
     shares = []
     for key in keys:
         figures = {}
@@ -86,13 +94,22 @@ def results_table(rows):
         loads = h['loads'] + n['loads']
         load = f'{min(loads):.1f}' if min(loads) == max(loads) else f'{min(loads):.1f}–{max(loads):.1f}'
         hm, nm = h['shares']['machine'], n['shares']['machine']
+        hb, nb = (h['shares']['mib_per_s'], n['shares']['mib_per_s']) if key[0] in BYTE_RATE_BODIES else (None, None)
         print(f'| {key[0]} | {number(key[1])} | {key[2]} | {number(h["rate"])} | {number(n["rate"])} | '
               f'{ratio(h["rate"], n["rate"])} | {number(h["cpu"])} | {number(n["cpu"])} | {ratio(h["cpu"], n["cpu"])} | '
-              f'{measured(hm)} | {measured(nm)} | {ratio(hm, nm)} | '
+              f'{measured(hm)} | {measured(nm)} | {ratio(hm, nm)} | {ratio(hb, nb)} | '
+              f'{ratio(per_mib(hm, h["rate"], hb), per_mib(nm, n["rate"], nb))} | '
               f'{number(h["rss"])} | {number(n["rss"])} | {number(h["client"])} / {number(n["client"])} | '
               f'{h["errors"]} / {n["errors"]} | {load} |')
         shares.append((key, h['shares'], n['shares']))
     where_cpu_went(shares)
+
+
+def per_mib(us_per_request, requests_per_s, mib_per_s):
+    """The machine's CPU per MiB received, from its CPU per request; None where the run lacks either."""
+    if us_per_request is None or not mib_per_s:
+        return None
+    return us_per_request * requests_per_s / mib_per_s
 
 
 def where_cpu_went(shares):

@@ -400,7 +400,10 @@ perf_summary() {
 # µs per request over the measured seconds of h2load's CPU, ksoftirqd's, the machine's busy CPU (user,
 # system, softirq and irq of every core: h2load and all kernel work counted alike for both servers)
 # and that busy CPU by kind, and the steal (time the hypervisor ran something else), then the TCP
-# segments sent per request, of a load's DIR
+# segments sent per request, then the MiB/s h2load received over the measured seconds (responses it
+# finished and parts of those still under way: with 10 streams of 2 MiB on each of 1,000 connections
+# the window ends with more in flight than it delivered, so which responses finish first decides the
+# requests/s and the bytes are the rate), of a load's DIR
 # (errors -1: h2load printed no summary)
 figures() {
   # h2load: "finished in 10.00s, 61453.12 req/s, 19.81MB/s" and
@@ -408,12 +411,14 @@ figures() {
   awk -v cpu="$(cat "$1/server.cpu")" -v rss="$(cat "$1/rss.kb")" -v client="$(cat "$1/client.cpu")" \
     -v wall="$2" -v load1="$(cat "$1/load1")" -v window="$(cat "$1/window.counters")" '
     /^finished in/ { rate = $4 + 0 } /^requests:/ { done = $8; errors = $10 + $12 + $14 }
+    /^traffic:/ { bytes = substr($3, 2) + 0 } # "traffic: 12.56GB (13484741354) total, ..."; done ones and parts alike
     END { if (!rate) { done = 0; errors = -1 } # no summary: h2load did not end (DIR/failed)
           split(window, w, " ") # server client ksoftirqd user system softirq irq steal segments
           per = done ? 1e6 / done : 0
           printf "%d %.1f %d %.1f %.0f %.0f %s", done, rate, errors, cpu * per, rss / 1024, 100 * client / wall, load1
-          printf " %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", w[2] * per, w[3] * per, (w[4] + w[5] + w[6] + w[7]) * per,
-                 w[4] * per, w[5] * per, w[6] * per, w[7] * per, w[8] * per, w[9] * per / 1e6 }' "$1/h2load.out"
+          printf " %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f", w[2] * per, w[3] * per, (w[4] + w[5] + w[6] + w[7]) * per,
+                 w[4] * per, w[5] * per, w[6] * per, w[7] * per, w[8] * per, w[9] * per / 1e6
+          printf " %.1f\n", done ? bytes * rate / done / 1048576 : 0 }' "$1/h2load.out"
 }
 
 # record_jfr start|stop NAME: JFR on h2bench's JVM over one measured run (execution samples every 10 ms)
@@ -431,7 +436,7 @@ record_jfr() {
 }
 
 # From each server's start: how soon it serves at its speed (the JIT's warm-up, for h2bench).
-cpu_columns="h2load_cpu_us_per_request,ksoftirqd_cpu_us_per_request,machine_cpu_us_per_request,machine_user_us_per_request,machine_system_us_per_request,machine_softirq_us_per_request,machine_irq_us_per_request,machine_steal_us_per_request,tcp_segments_per_request"
+cpu_columns="h2load_cpu_us_per_request,ksoftirqd_cpu_us_per_request,machine_cpu_us_per_request,machine_user_us_per_request,machine_system_us_per_request,machine_softirq_us_per_request,machine_irq_us_per_request,machine_steal_us_per_request,tcp_segments_per_request,mib_per_s"
 echo "round,server,requests,req_per_s,errors,server_cpu_us_per_request,rss_mb,client_cpu_pct,load1,$cpu_columns" >"$out/cold.csv"
 if [ "$cold_rounds" -gt 0 ]; then
   for server in h2bench nginx; do
@@ -460,7 +465,7 @@ for body in $bodies; do
           load "$server" "$protocol" "$body" "$n" "$run/$name" "$warmup" "$duration"
           [ "$server" = h2bench ] && [ "$repeat" = 1 ] && record_jfr stop "$body-$n-$protocol"
           line="$(figures "$run/$name" $((warmup + duration)))"
-          echo "   $line (requests req/s errors server-µs/req rss-MB h2load-CPU% load, then µs/req: h2load ksoftirqd machine user system softirq irq steal, TCP segments/req)" >&2
+          echo "   $line (requests req/s errors server-µs/req rss-MB h2load-CPU% load, then µs/req: h2load ksoftirqd machine user system softirq irq steal, TCP segments/req, MiB/s)" >&2
           echo "$body,$n,$protocol,$server,$repeat,$(echo "$line" | tr ' ' ',')" >>"$out/results.csv"
         done
       done
