@@ -31,6 +31,8 @@ final class NginxConfig {
 
     private static String config(InteropSite site, Path temp, String host, int h1, int h2c, int tls) {
         String root = "    root " + site.htdocs + ";\n"
+                // a proxy's credentials that reached the origin come back in a header (none: no header)
+                + "    add_header X-Proxy-Authorization-Seen $http_proxy_authorization always;\n"
                 // nginx has no echo: it answers with the length it read, having discarded the body
                 + "    location = /echo { client_max_body_size 1m; return 200 \"received $content_length bytes\\n\"; }\n"
                 + routes();

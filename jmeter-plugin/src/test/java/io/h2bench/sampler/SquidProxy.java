@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * log; optionally with Basic proxy authentication for one user, or reached over TLS ({@code https_port},
  * a self-signed certificate made by openssl). Stopped and its files removed on close.
  */
-final class SquidProxy implements AutoCloseable {
+final class SquidProxy implements ForwardProxy {
 
     static final String SQUID = "/usr/sbin/squid";
     static final String NCSA = "/usr/lib/squid/basic_ncsa_auth";
@@ -36,27 +36,35 @@ final class SquidProxy implements AutoCloseable {
 
     /** Starts squid; the test is skipped where squid is not installed. */
     static SquidProxy start(String user, String password) throws Exception {
-        return start(user, password, false);
+        return start(user, password, false, false);
     }
 
     /** Starts squid reached over TLS (proxy scheme https), with no authentication. */
     static SquidProxy startOverTls() throws Exception {
-        return start(null, null, true);
+        return start(null, null, true, false);
     }
 
-    private static SquidProxy start(String user, String password, boolean overTls) throws Exception {
+    /** Starts squid with the rule of Debian's squid.conf: a CONNECT only to port 443 (else 403). */
+    static SquidProxy startConnectingTo443Only() throws Exception {
+        return start(null, null, false, true);
+    }
+
+    private static SquidProxy start(String user, String password, boolean overTls, boolean connectTo443Only) throws Exception {
         assumeThat(Path.of(SQUID)).as("squid (Debian package squid)").exists();
         Path dir = Files.createTempDirectory("h2bench-squid");
         // squid started as root runs as user proxy, which must write its logs here
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         int port = LocalDaemon.freePort();
         StringBuilder conf = new StringBuilder(overTls ? httpsPort(dir, port) : "http_port 127.0.0.1:" + port + "\n");
+        if (connectTo443Only) {
+            conf.append("acl SSL_ports port 443\nacl CONNECT method CONNECT\nhttp_access deny CONNECT !SSL_ports\n");
+        }
         if (user != null) {
             Files.writeString(dir.resolve("passwd"), user + ":" + apr1(password) + "\n");
             conf.append("auth_param basic program ").append(NCSA).append(' ').append(dir.resolve("passwd")).append('\n')
                     .append("auth_param basic realm h2bench\nacl users proxy_auth REQUIRED\nhttp_access allow users\n");
         }
-        conf.append("http_access ").append(user == null ? "allow" : "deny").append(" all\ncache deny all\n")
+        conf.append("http_access ").append(user == null ? "allow" : "deny").append(" all\ncache deny all\nstrip_query_terms off\n")
                 .append("pid_filename ").append(dir.resolve("squid.pid")).append('\n')
                 .append("access_log stdio:").append(dir.resolve("access.log")).append('\n')
                 // A second log: the client's port (its connection), method, status sent, Proxy-Authorization or "-".
@@ -75,7 +83,8 @@ final class SquidProxy implements AutoCloseable {
         return squid;
     }
 
-    int port() {
+    @Override
+    public int port() {
         return port;
     }
 
@@ -84,8 +93,9 @@ final class SquidProxy implements AutoCloseable {
         return scheme;
     }
 
-    /** The access log's lines so far (squid writes each when the request ends). */
-    String accessLog() throws IOException {
+    /** The access log's lines so far (squid writes each when the request ends, a tunnel's when it closes). */
+    @Override
+    public String accessLog() throws IOException {
         Path log = dir.resolve("access.log");
         return Files.exists(log) ? Files.readString(log) : "";
     }

@@ -9,6 +9,7 @@ import java.nio.channels.SocketChannel;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
@@ -281,6 +282,14 @@ public final class H2BenchServer implements AutoCloseable {
             throw new IllegalStateException("requests are counted only with ServerSettings.countRequests() (ServerSettings.ephemeral())");
         }
         return requests.count(pathAndQuery);
+    }
+
+    /** Lower-case names of the headers the requests for {@code pathAndQuery} carried (counted requests only, as above). */
+    public Set<String> headerNamesReceived(String pathAndQuery) {
+        if (requests == null) {
+            throw new IllegalStateException("requests are recorded only with ServerSettings.countRequests() (ServerSettings.ephemeral())");
+        }
+        return requests.headerNames(pathAndQuery);
     }
 
     public TlsMaterial tls() {
