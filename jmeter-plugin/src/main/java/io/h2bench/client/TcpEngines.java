@@ -65,7 +65,6 @@ final class TcpEngines implements ProtocolEngine {
             throw new IllegalStateException("This user's connections are closed");
         }
         ExchangeRequest exchange = overTlsWhenHttps(asked);
-        refuseCleartextHttp2ThroughProxy(exchange, profile);
         OriginKey key = new OriginKey(origin(exchange.uri()), profile);
         if (exchange.mode() == ProtocolMode.HTTP_1_1) {
             return connections.send(key, exchange);
@@ -114,16 +113,6 @@ final class TcpEngines implements ProtocolEngine {
             return exchange;
         }
         return exchange.withMode(ProtocolMode.HTTP_2).withAlpnFallback(exchange.mode() == ProtocolMode.H2C_UPGRADE);
-    }
-
-    /** A proxy speaks HTTP/1.1 to its clients: h2c with prior knowledge cannot go through it. */
-    private static void refuseCleartextHttp2ThroughProxy(ExchangeRequest exchange, ConnectionProfile profile) {
-        boolean cleartext = !"https".equalsIgnoreCase(exchange.uri().getScheme());
-        boolean priorKnowledge = exchange.mode() == ProtocolMode.H2C || exchange.mode() == ProtocolMode.HTTP_2;
-        if (cleartext && priorKnowledge && profile.proxyFor(exchange.uri().getHost()) != null) {
-            throw new IllegalArgumentException("HTTP/2 over cleartext (h2c) cannot go through an HTTP proxy, which speaks "
-                    + "HTTP/1.1 to its clients: use HTTP_1_1 or H2C_UPGRADE, or https (h2 through CONNECT)");
-        }
     }
 
     private static String origin(URI uri) {

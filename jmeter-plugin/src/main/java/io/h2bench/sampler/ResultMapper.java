@@ -114,13 +114,23 @@ final class ResultMapper {
      * The response message then says which protocol was used.
      */
     static void noteProtocol(ProtocolMode asked, ExchangeResult exchange, HTTPSampleResult result) {
-        if (exchange.answeredByProxy()) {
+        if (exchange.answeredByProxy() || refusedH2cTunnel(asked, exchange)) {
             return; // the origin was never reached: no protocol was used with it
         }
         ProtocolNote note = protocolNote(asked, exchange.httpVersion(), exchange.alpn() != null);
         if (note != null) {
             result.setResponseMessage(note.appendTo(result.getResponseMessage()));
         }
+    }
+
+    /**
+     * h2c by prior knowledge through a proxy goes in a CONNECT tunnel (client.connect.ProxyHop), and the
+     * own HTTP/2 reads no HTTP/1.x from an origin: an HTTP/1.x answer is the proxy's refusal of the tunnel.
+     */
+    private static boolean refusedH2cTunnel(ProtocolMode asked, ExchangeResult exchange) {
+        boolean priorKnowledge = (asked == ProtocolMode.H2C || asked == ProtocolMode.HTTP_2)
+                && "http".equalsIgnoreCase(exchange.uri().getScheme());
+        return priorKnowledge && exchange.status() != 0 && exchange.httpVersion() != null && exchange.httpVersion().startsWith("HTTP/1");
     }
 
     private static ProtocolNote protocolNote(ProtocolMode asked, String version, boolean negotiated) {

@@ -107,7 +107,7 @@ public final class OriginConnector {
     public void connect(Waiting exchange, ConnectionProfile profile, List<String> alpn, ConnectionMaker maker, ConnectFailure failure) {
         URI uri = exchange.request().uri();
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
-        ProxyHop hop = hopFor(uri, profile);
+        ProxyHop hop = hopFor(uri, profile, ProxyHop.tunnels(uri, exchange.request().mode()));
         String host = hop == null ? uri.getHost() : hop.proxy().host();
         int port = hop != null ? hop.proxy().port() : uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
         Map<String, Object> context = new HashMap<>();
@@ -158,19 +158,20 @@ public final class OriginConnector {
 
     /**
      * The user's route to {@code uri}'s origin through the proxy its profile names for the host, or
-     * null when it goes direct: one per (proxy, origin), as HttpClient4 keeps its routes, with what the
-     * proxy said about the user's credentials, until the user's connections are reset.
+     * null when it goes direct: one per (proxy, origin, tunnelled: {@link ProxyHop#tunnels}),
+     * as HttpClient4 keeps its routes, with what the proxy said about the user's credentials, until the
+     * user's connections are reset.
      */
-    public ProxyHop hopFor(URI uri, ConnectionProfile profile) {
+    public ProxyHop hopFor(URI uri, ConnectionProfile profile, boolean tunnels) {
         ProxySettings proxy = profile.proxyFor(uri.getHost());
         if (proxy == null) {
             return null;
         }
-        return hops.computeIfAbsent(new Route(proxy, uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort()),
-                route -> new ProxyHop(proxy, uri));
+        return hops.computeIfAbsent(new Route(proxy, uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort(), tunnels),
+                route -> new ProxyHop(proxy, uri, tunnels));
     }
 
-    private record Route(ProxySettings proxy, String origin) {
+    private record Route(ProxySettings proxy, String origin, boolean tunnels) {
     }
 
     /**

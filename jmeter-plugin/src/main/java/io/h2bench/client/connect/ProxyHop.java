@@ -1,5 +1,6 @@
 package io.h2bench.client.connect;
 
+import io.h2bench.client.exchange.ProtocolMode;
 import io.h2bench.client.profile.ProxySettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -7,8 +8,9 @@ import java.util.Base64;
 
 /**
  * A user's route to one origin through an HTTP proxy, as HttpClient4 keeps one per (thread, origin,
- * proxy): plain http goes to the proxy as absolute-form requests, https through a {@code CONNECT}
- * tunnel ({@link ProxyTunnel}). It also holds what the proxy said about the user's credentials, as
+ * proxy, tunnelled): plain http goes to the proxy as absolute-form requests, https through a {@code CONNECT}
+ * tunnel ({@link ProxyTunnel}), and so does HTTP/2 by prior knowledge to an http origin (h2c), which a
+ * proxy carries only as bytes in a tunnel, as curl's {@code --http2-prior-knowledge --proxytunnel} sends it. It also holds what the proxy said about the user's credentials, as
  * HttpClient4's proxy {@code AuthState} does: none are sent until the proxy asks for them (a 407
  * with a Basic challenge), the request or CONNECT then goes once more with them, and from then on
  * every request (plain http) or CONNECT (https) of the route carries them at once. A proxy that
@@ -24,18 +26,27 @@ public final class ProxyHop {
     private final boolean tunnels;
     private Credentials credentials = Credentials.UNASKED;
 
-    ProxyHop(ProxySettings proxy, URI origin) {
+    ProxyHop(ProxySettings proxy, URI origin, boolean tunnels) {
         this.proxy = proxy;
-        this.tunnels = "https".equalsIgnoreCase(origin.getScheme());
+        this.tunnels = tunnels;
         this.host = origin.getHost();
-        this.port = origin.getPort() > 0 ? origin.getPort() : tunnels ? 443 : 80;
+        this.port = origin.getPort() > 0 ? origin.getPort() : "https".equalsIgnoreCase(origin.getScheme()) ? 443 : 80;
+    }
+
+    /**
+     * Whether a request in {@code mode} to {@code origin} goes through a CONNECT tunnel: an https origin,
+     * and HTTP/2 by prior knowledge (H2C, or HTTP_2 on an http URL), whose preface and frames a proxy
+     * speaking HTTP/1.1 to its clients can only relay. The h2c Upgrade is an HTTP/1.1 request: absolute form.
+     */
+    public static boolean tunnels(URI origin, ProtocolMode mode) {
+        return "https".equalsIgnoreCase(origin.getScheme()) || mode == ProtocolMode.H2C || mode == ProtocolMode.HTTP_2;
     }
 
     public ProxySettings proxy() {
         return proxy;
     }
 
-    /** An https origin, reached through a CONNECT tunnel; else plain http, in absolute-form requests. */
+    /** Reached through a CONNECT tunnel (an https origin, or h2c by prior knowledge); else plain http, in absolute-form requests. */
     public boolean tunnels() {
         return tunnels;
     }

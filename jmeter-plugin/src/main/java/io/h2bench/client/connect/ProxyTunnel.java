@@ -25,7 +25,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The {@code CONNECT} exchange on a new TCP connection to the proxy, as HttpClient4 makes it before an
  * https origin: on a 2xx answer the socket becomes the origin's TLS connection (ALPN and all, as
- * without a proxy), whose SNI names the origin. A 407 with a Basic challenge is answered with the
+ * without a proxy), whose SNI names the origin; for h2c by prior knowledge, the origin's cleartext
+ * HTTP/2 connection, its preface first (curl's {@code --proxytunnel}). A 407 with a Basic challenge is answered with the
  * credentials on the same connection when the proxy keeps it ({@link ProxyHop#sendAgain}). Any other
  * answer is the exchange's response, as HttpClient4 reports a refused tunnel: the proxy's status,
  * headers and body; the connection then closes. Its bytes are the connection's, so the first exchange
@@ -108,7 +109,7 @@ final class ProxyTunnel extends AbstractConnection {
         if (head.status() / 100 == 2) {
             hop.sendAgain(head.status(), null, carriedCredentials);
             ended = true;
-            openTls();
+            openToOrigin();
             return;
         }
         String challenge = head.fields().get(HttpHeader.PROXY_AUTHENTICATE);
@@ -121,8 +122,8 @@ final class ProxyTunnel extends AbstractConnection {
         refused(head, answer.body.toByteArray());
     }
 
-    /** The tunnel is up: TLS to the origin on this socket, its peer (and SNI) the origin, not the proxy. */
-    private void openTls() {
+    /** The tunnel is up: the origin's connection (TLS for https) on this socket, its peer (and SNI) the origin, not the proxy. */
+    private void openToOrigin() {
         context.put(ClientConnector.REMOTE_SOCKET_ADDRESS_CONTEXT_KEY, InetSocketAddress.createUnresolved(hop.host(), hop.port()));
         try {
             Connection tls = toOrigin.newConnection(getEndPoint(), context);

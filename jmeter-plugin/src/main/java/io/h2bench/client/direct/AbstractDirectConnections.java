@@ -132,7 +132,7 @@ public abstract class AbstractDirectConnections<E extends DirectExchange> {
      * ({@link ExchangeResult#followedBy}). Through a CONNECT tunnel the tunnel answers the challenge.
      */
     public final CompletableFuture<ExchangeResult> send(OriginKey key, ExchangeRequest request) {
-        ProxyHop hop = connector.hopFor(request.uri(), key.profile());
+        ProxyHop hop = connector.hopFor(request.uri(), key.profile(), ProxyHop.tunnels(request.uri(), request.mode()));
         if (hop == null || hop.tunnels()) {
             return sendOnce(key, request, null);
         }

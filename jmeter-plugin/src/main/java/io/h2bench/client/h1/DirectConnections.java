@@ -77,7 +77,9 @@ public final class DirectConnections extends AbstractDirectConnections<Http11Exc
 
     @Override
     protected OriginConnections<?> newOrigin(OriginKey key) {
-        ProxyHop hop = connector.hopFor(URI.create(key.origin()), key.profile());
+        URI origin = URI.create(key.origin());
+        // HTTP/1.1 tunnels only to https: an h2c Upgrade through a proxy is an absolute-form request
+        ProxyHop hop = connector.hopFor(origin, key.profile(), "https".equalsIgnoreCase(origin.getScheme()));
         return new Origin(key, hop != null && !hop.tunnels());
     }
 
