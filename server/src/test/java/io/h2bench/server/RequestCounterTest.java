@@ -22,6 +22,16 @@ class RequestCounterTest extends SharedServerTest {
     }
 
     @Test
+    void shouldListTheHeaderNamesARequestCarriedWhenATestAsksWhatReachedTheOrigin() throws Exception {
+        client.send(HttpRequest.newBuilder(server.baseUri(Listener.H2C).resolve("/articles/9002?headers=1"))
+                .header("X-Proxy-Probe", "1").build(), HttpResponse.BodyHandlers.discarding());
+
+        assertThat(server.headerNamesReceived("/articles/9002?headers=1")).contains("x-proxy-probe", "host")
+                .doesNotContain("proxy-authorization");
+        assertThat(server.headerNamesReceived("/articles/9003")).isEmpty();
+    }
+
+    @Test
     void shouldRefuseToCountWhenTheSettingsDoNotAskForIt() throws Exception {
         // The server a user runs keeps no per-URL map that a long load run would grow without bound.
         assertThat(ServerSettings.defaults().countRequests()).isFalse();
