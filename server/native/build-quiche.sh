@@ -23,7 +23,9 @@
 # under a key made of the versions, this script and the patches; a second run with nothing changed
 # only prints the path. Prints that path on stdout as its last line; progress goes to stderr.
 # The sources jars are looked up in ${MAVEN_REPO:-~/.m2/repository} and fetched there when absent.
-# usage: server/native/build-quiche.sh [--print-path]   (--print-path: the path only, no build)
+# usage: server/native/build-quiche.sh [--print-path|--check]
+#   --print-path  the path only, no build
+#   --check       no build: one line per tool the build would miss (exit 3), nothing when it can run or is cached
 set -euo pipefail
 
 QUICHE_VERSION=0.29.3
@@ -45,11 +47,16 @@ key="$( { echo "$QUICHE_VERSION $BORING_SYS_VERSION $NETTY_VERSION $JNI_UTIL_VER
 out="$cache/lib-$key"
 INFO_NAME=h2bench-quiche-build.txt
 
-if [ "${1:-}" = "--print-path" ]; then echo "$out/$LIB_NAME"; exit 0; fi
-[ $# -eq 0 ] || { echo "usage: $0 [--print-path]" >&2; exit 2; }
+case "${1:-}" in
+  --print-path) echo "$out/$LIB_NAME"; exit 0 ;;
+  --check|"") ;;
+  *) echo "usage: $0 [--print-path|--check]" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "usage: $0 [--print-path|--check]" >&2; exit 2; }
 
 step() { echo "build-quiche: $(date -u +%H:%M:%S) $*" >&2; }
 if [ -f "$out/$LIB_NAME" ]; then
+  [ "${1:-}" = --check ] && exit 0
   step "cached: $out/$LIB_NAME"
   echo "$out/$LIB_NAME"
   exit 0
@@ -66,6 +73,10 @@ if [ -z "$rust_version" ] || ! cargo --version >/dev/null 2>&1; then
   missing+=("Rust $RUST_MIN or newer (no cargo and rustc that run)")
 elif [ "$(printf '%s\n' "$RUST_MIN" "$rust_version" | sort -V | head -1)" != "$RUST_MIN" ]; then
   missing+=("Rust $RUST_MIN or newer (rustc is $rust_version)")
+fi
+if [ "${1:-}" = --check ]; then # one line per missing tool, for bin/test
+  [ ${#missing[@]} -eq 0 ] || { printf '%s\n' "${missing[@]}"; exit 3; }
+  exit 0
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   printf -v named '%s, ' "${missing[@]}"
