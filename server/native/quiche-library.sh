@@ -59,13 +59,15 @@ fi
 # build-quiche.sh exits 3 when a tool is missing or too old; its last line names it
 if [ "$status" = 3 ]; then
   why="$(tail -1 "$log" | sed -e 's/^build-quiche: //' -e 's/ (Debian: .*//')"
+  fix="install Rust 1.88+ with rustup, and cmake, ninja and g++ (Debian: apt-get install cmake ninja-build g++), and build again"
 else
   why="build-quiche.sh failed (exit $status; its output above, e.g. no network for the first fetch of the crates)"
+  fix="remove the cause in build-quiche.sh's output above and build again"
 fi
-netty_library "fallback: $why; install Rust 1.88+ with rustup (and cmake, ninja, g++) and build again"
+netty_library "fallback: $why; $fix"
 {
   echo "WARNING: the h3 listener gets Netty's quiche library, not h2bench's patched one: $why."
   echo "WARNING: h3's large bodies under loss are then quiche's rollback of its window cuts, not ngtcp2's CUBIC"
   echo "WARNING: (2 MiB at 1 % loss in about 0.4x gtlsserver's time); the server's banner and the jar's $INFO_NAME say so."
-  echo "WARNING: to build the patched one: install Rust 1.88+ with rustup, and cmake, ninja and g++ (Debian: apt-get install cmake ninja-build g++)."
+  echo "WARNING: for the patched one: $fix."
 } >&2
