@@ -28,7 +28,13 @@ usage: benchmarks/h3-peers.sh [options]
                       link's namespace beside the peers, at the same address and with the same
                       certificate, no emulation of its own: an A/B of two listener builds in one run,
                       each beside the peers (swap the two jars in a second run: only h2bench's
-                      process carries the link). Its table follows h2bench's
+                      process carries the link). Its table follows h2bench's. E.g. the jar with
+                      Netty's own quiche beside the default one with h2bench's CUBIC patches:
+                        mvn -pl server package -Dh2bench.quiche=netty -DskipTests &&
+                          cp server/target/h2bench-server.jar /tmp/h2bench-server-netty-quiche.jar
+                        mvn -pl server package -DskipTests
+                      then --server-jar-b /tmp/h2bench-server-netty-quiche.jar; each banner's QUIC
+                      line, in the table's heading, names the quiche its jar loaded
   --server-args-b ".." more options for h2bench-b (--server-args's link options are not its); default none
   --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB page; default all six. page is seed
                       000's page (index.html and the files it links, copied from h2bench), every

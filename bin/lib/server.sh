@@ -75,7 +75,7 @@ host_of() {
 }
 
 # server_network RUN_DIR: one line naming the emulated network, its engine and the h3 listener's QUIC
-# settings (congestion control, initial window, Retry), from the banner
+# settings (congestion control, initial window, Retry, the quiche library it loaded), from the banner
 server_network() {
   local network engine quic
   network="$(sed -n 's/^network: //p' "$1/server.log" | head -1)"

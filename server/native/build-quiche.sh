@@ -14,19 +14,25 @@
 #   the JNI glue        netty_quic_*.c and musl_compat.c from netty-codec-native-quic's sources jar,
 #                       netty_jni_util.c from io.netty:netty-jni-util's, the JDK's jni.h
 # Needs: cargo and rustc (1.88 or newer), cmake, ninja, gcc and g++ with libstdc++.a (Debian's
-# g++), mvn, unzip, sha256sum; the crate registry and Maven Central on the first run.
+# g++), mvn, unzip, sha256sum; the crate registry and Maven Central on the first run. Exits 3 when
+# a tool is missing or too old (the message names it), another non-zero status when a step fails.
+# The library carries the string "h2bench-quiche-build: quiche VERSION with PATCHES", by which the
+# server tells it from Netty's.
 #
 # Idempotent: everything is cached under ${H2BENCH_CACHE:-~/.cache/h2bench}/quiche/, the library
 # under a key made of the versions, this script and the patches; a second run with nothing changed
 # only prints the path. Prints that path on stdout as its last line; progress goes to stderr.
 # The sources jars are looked up in ${MAVEN_REPO:-~/.m2/repository} and fetched there when absent.
-# usage: server/native/build-quiche.sh [--print-path]   (--print-path: the path only, no build)
+# usage: server/native/build-quiche.sh [--print-path|--check]
+#   --print-path  the path only, no build
+#   --check       no build: one line per tool the build would miss (exit 3), nothing when it can run or is cached
 set -euo pipefail
 
 QUICHE_VERSION=0.29.3
 BORING_SYS_VERSION=4.22.0
 NETTY_VERSION=4.2.18.Final
 JNI_UTIL_VERSION=0.0.11.Final
+RUST_MIN=1.88
 LIB_NAME=libnetty_quiche42_linux_x86_64.so
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -41,11 +47,16 @@ key="$( { echo "$QUICHE_VERSION $BORING_SYS_VERSION $NETTY_VERSION $JNI_UTIL_VER
 out="$cache/lib-$key"
 INFO_NAME=h2bench-quiche-build.txt
 
-if [ "${1:-}" = "--print-path" ]; then echo "$out/$LIB_NAME"; exit 0; fi
-[ $# -eq 0 ] || { echo "usage: $0 [--print-path]" >&2; exit 2; }
+case "${1:-}" in
+  --print-path) echo "$out/$LIB_NAME"; exit 0 ;;
+  --check|"") ;;
+  *) echo "usage: $0 [--print-path|--check]" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "usage: $0 [--print-path|--check]" >&2; exit 2; }
 
 step() { echo "build-quiche: $(date -u +%H:%M:%S) $*" >&2; }
 if [ -f "$out/$LIB_NAME" ]; then
+  [ "${1:-}" = --check ] && exit 0
   step "cached: $out/$LIB_NAME"
   echo "$out/$LIB_NAME"
   exit 0
@@ -53,10 +64,25 @@ fi
 
 export PATH="$HOME/.cargo/bin:$PATH"
 missing=()
-for tool in cargo rustc cmake ninja gcc g++ mvn unzip sha256sum patch; do
+for tool in cmake ninja gcc g++ mvn unzip sha256sum patch; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
-[ ${#missing[@]} -eq 0 ] || { echo "build-quiche: missing ${missing[*]} (Debian: apt-get install cmake ninja-build g++ maven unzip patch; Rust: rustup)" >&2; exit 1; }
+# quiche 0.29.3's crates need Rust 1.88 (Debian 12's rustc is 1.63: rustup's is needed there)
+rust_version="$( (rustc --version 2>/dev/null || true) | awk '{print $2}')"
+if [ -z "$rust_version" ] || ! cargo --version >/dev/null 2>&1; then
+  missing+=("Rust $RUST_MIN or newer (no cargo and rustc that run)")
+elif [ "$(printf '%s\n' "$RUST_MIN" "$rust_version" | sort -V | head -1)" != "$RUST_MIN" ]; then
+  missing+=("Rust $RUST_MIN or newer (rustc is $rust_version)")
+fi
+if [ "${1:-}" = --check ]; then # one line per missing tool, for bin/test
+  [ ${#missing[@]} -eq 0 ] || { printf '%s\n' "${missing[@]}"; exit 3; }
+  exit 0
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  printf -v named '%s, ' "${missing[@]}"
+  echo "build-quiche: missing ${named%, } (Debian: apt-get install cmake ninja-build g++ maven unzip patch; Rust $RUST_MIN+: rustup)" >&2
+  exit 3
+fi
 javac_path="$(command -v javac || true)"
 java_home="${JAVA_HOME:-$( [ -n "$javac_path" ] && dirname "$(dirname "$(readlink -f "$javac_path")")")}"
 [ -f "$java_home/include/jni.h" ] || { echo "build-quiche: no jni.h under JAVA_HOME ($java_home): a JDK is needed" >&2; exit 1; }
@@ -150,6 +176,12 @@ for c in "$glue"/*.c; do
   gcc "${cflags[@]}" -c "$c" -o "$o"
   objs+=("$o")
 done
+# A string in the library naming the build, which the server reads from the library it loaded (QuicheLibrary)
+marker="$work/h2bench-quiche-marker-$key.c"
+printf '__attribute__((used, visibility("hidden"))) const char h2bench_quiche_build[] =\n  "h2bench-quiche-build: quiche %s with %s";\n' \
+  "$QUICHE_VERSION" "$(for p in "${patches[@]}"; do printf '%s ' "$(basename "$p")"; done | sed 's/ $//')" >"$marker"
+gcc "${cflags[@]}" -c "$marker" -o "${marker%.c}.o"
+objs+=("${marker%.c}.o")
 mkdir -p "$out.tmp"
 g++ -shared -o "$out.tmp/$LIB_NAME" "${objs[@]}" "$libquiche" "$bssl/libssl.a" "$bssl/libcrypto.a" \
   -Wl,-soname="$LIB_NAME" -Wl,--build-id=sha1 -Wl,--strip-debug -Wl,--exclude-libs,ALL -Wl,-z,defs \

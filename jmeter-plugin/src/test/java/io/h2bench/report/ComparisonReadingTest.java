@@ -119,6 +119,21 @@ class ComparisonReadingTest {
     }
 
     @Test
+    void shouldSayWhatTheServersQuicheDoesAtALossWhenTheBannerNamesIt() {
+        String lossy = "custom: rtt 100 ms, down unlimited, up unlimited, loss 1 % (seed 1); engine: kernel;"
+                + " h3: cubic, initial window 10 packets, no Retry; ";
+        Comparison withH3 = Comparison.of(loads("h1 page", 900, "h2 page", 800, "h3 page", 600));
+        RunConditions patched = new RunConditions(lossy + "quiche 0.29.3 with h2bench's CUBIC patches", "cold", RunConditions.SITE_EXPLANATION);
+        RunConditions netty = new RunConditions(lossy + "quiche 0.29.3 as Netty ships it (window cuts roll back: see the"
+                + " benchmarks page, \"quiche's rollback\")", "cold", RunConditions.SITE_EXPLANATION);
+
+        assertThat(ComparisonReading.of(withH3, patched)).last().asString()
+                .contains("keeps a window cut").doesNotContain("undoes");
+        assertThat(ComparisonReading.of(withH3, netty)).last().asString()
+                .contains("as Netty ships it, undoes its window cuts").contains("12 s against their 50 s");
+    }
+
+    @Test
     void shouldSayTheTimesAreTheMachinesWhenTheRunHadNoEmulatedNetwork() {
         RunConditions loopback = new RunConditions("no network emulation (plain loopback)", "warm", "why.md#tcp");
 

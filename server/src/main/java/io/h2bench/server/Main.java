@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.h2bench.server.h3.QuicOptions;
+import io.h2bench.server.h3.QuicheLibrary;
 import io.h2bench.server.objects.TestObjects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -232,7 +233,7 @@ public final class Main implements Callable<Integer> {
         }
         String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
         out.println(Http3Listener.ID + " - " + Http3Listener.DESCRIPTION + ", announced by Alt-Svc on h1-tls and h2" + conditions);
-        out.println("  QUIC: " + server.h3Options().describe());
+        out.println("  QUIC: " + server.h3Options().describe() + "; " + QuicheLibrary.loaded().describe());
         for (String family : TestObjects.FAMILIES) {
             out.println("  " + server.h3BaseUri() + family);
         }

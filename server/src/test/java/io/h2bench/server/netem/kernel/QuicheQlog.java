@@ -26,6 +26,7 @@ final class QuicheQlog {
 
     private static final Pattern WALL_CLOCK = Pattern.compile("\"wall_clock_time\":\"([^\"]+)\"");
     private static final Pattern WINDOW = Pattern.compile("\"name\":\"quic:recovery_metrics_updated\".*\"congestion_window\":(\\d+)");
+    private static final Pattern NEW_LOSS = Pattern.compile("\"cf_lost_packets\":\\{\"total\":\\d+,\"delta\":[1-9]");
     private static final Pattern ONE_RTT = Pattern.compile("\"packet_type\":\"1RTT\",\"packet_number\":(\\d+)");
     private static final Pattern STREAM = Pattern.compile("\\{\"frame_type\":\"stream\",\"stream_id\":(\\d+),[^}]*\"payload_length\":(\\d+)");
     private static final Pattern ACKED_RANGES = Pattern.compile("\"frame_type\":\"ack\"[^\\]]*\"acked_ranges\":\\[([0-9,\\[\\] ]*)\\]");
@@ -113,6 +114,42 @@ final class QuicheQlog {
             }
         }
         throw new AssertionError("the server's qlog shows no packet of stream " + streamId);
+    }
+
+    /**
+     * Each cut quiche made to its congestion window at a loss: the window before it, the cut one, and
+     * the next window it logged (after the recovery the loss began, or at the next cut), or -1 if none.
+     */
+    List<WindowCut> windowCuts() {
+        List<WindowCut> cuts = new ArrayList<>();
+        long window = -1;
+        for (String event : qlog.split("\u001e")) {
+            Matcher metrics = WINDOW.matcher(event);
+            if (!metrics.find()) {
+                continue;
+            }
+            long now = Long.parseLong(metrics.group(1));
+            int last = cuts.size() - 1;
+            if (last >= 0 && cuts.get(last).next() < 0) {
+                cuts.set(last, cuts.get(last).withNext(now));
+            }
+            if (NEW_LOSS.matcher(event).find() && now < window) {
+                cuts.add(new WindowCut(window, now, -1));
+            }
+            window = now;
+        }
+        return cuts;
+    }
+
+    /** A cut at a loss: {@code next} back at {@code before} or above is the cut undone (quiche's rollback). */
+    record WindowCut(long before, long cut, long next) {
+        WindowCut withNext(long window) {
+            return new WindowCut(before, cut, window);
+        }
+
+        boolean undone() {
+            return next >= before;
+        }
     }
 
     private static long streamBytes(String event, int streamId) {
