@@ -6,15 +6,8 @@ import io.h2bench.server.Ngtcp2Client;
 import io.h2bench.server.ServerSettings;
 import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.LinkProfile;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 class Http3PacingTest {
 
     private static final long RTT_MS = 100;
-    private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
 
     @Test
     void shouldMeasureTheLinksRoundTripWhenItSendsA2MbBodyOverH3(@TempDir Path downloads, @TempDir Path qlogs) throws Exception {
@@ -40,28 +32,10 @@ class Http3PacingTest {
 
             assertThat(h3.status(0)).as(h3.log()).isEqualTo(200);
             assertThat(h3.body("large-text.txt")).hasSize(2 * 1024 * 1024);
-            String qlog = onlyQlog(qlogs);
             // No sample below the link's round trip: every packet was stamped when it left. (HyStart++'s
             // states are not asserted: on a busy machine the server's own delays are real RTT rises.)
-            assertThat(lowestMinRtt(qlog)).as("quiche's min_rtt (ms)").isBetween(RTT_MS - 1.0, RTT_MS + RTT_MS / 2.0);
+            assertThat(QuicheQlog.ofOnlyConnection(qlogs).lowestMinRttMillis()).as("quiche's min_rtt (ms)").isBetween(RTT_MS - 1.0, RTT_MS + RTT_MS / 2.0);
             assertThat(h3.minRttMillis()).as("ngtcp2's min_rtt (ms)").isBetween(RTT_MS, RTT_MS + RTT_MS / 2);
         }
-    }
-
-    private static String onlyQlog(Path directory) throws IOException {
-        try (Stream<Path> files = Files.list(directory)) {
-            List<Path> qlogs = files.filter(file -> file.toString().endsWith(".qlog")).toList();
-            assertThat(qlogs).as("one qlog per connection").hasSize(1);
-            return Files.readString(qlogs.get(0), StandardCharsets.UTF_8);
-        }
-    }
-
-    private static double lowestMinRtt(String qlog) {
-        Matcher sample = MIN_RTT.matcher(qlog);
-        double lowest = Double.MAX_VALUE;
-        while (sample.find()) {
-            lowest = Math.min(lowest, Double.parseDouble(sample.group(1)));
-        }
-        return lowest;
     }
 }

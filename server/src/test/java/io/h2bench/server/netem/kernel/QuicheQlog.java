@@ -30,6 +30,7 @@ final class QuicheQlog {
     private static final Pattern ONE_RTT = Pattern.compile("\"packet_type\":\"1RTT\",\"packet_number\":(\\d+)");
     private static final Pattern STREAM = Pattern.compile("\\{\"frame_type\":\"stream\",\"stream_id\":(\\d+),[^}]*\"payload_length\":(\\d+)");
     private static final Pattern ACKED_RANGES = Pattern.compile("\"frame_type\":\"ack\"[^\\]]*\"acked_ranges\":\\[([0-9,\\[\\] ]*)\\]");
+    private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
     private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:,(\\d+))?\\]");
     /** A frame that makes the peer acknowledge its packet: any but ACK and PADDING. */
     private static final Pattern ACK_ELICITING = Pattern.compile("\"frame_type\":\"(?!ack\"|padding\")");
@@ -50,6 +51,15 @@ final class QuicheQlog {
         }
         assertThat(qlogs).as("the server's qlogs").isNotEmpty();
         return new QuicheQlog(qlogs.stream().max(Comparator.comparing(QuicheQlog::began)).orElseThrow());
+    }
+
+    /** The qlog of the one connection in {@code directory}: there must be exactly one. */
+    static QuicheQlog ofOnlyConnection(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            List<Path> qlogs = files.filter(name -> name.toString().endsWith(".qlog")).toList();
+            assertThat(qlogs).as("one qlog per connection").hasSize(1);
+            return new QuicheQlog(Files.readString(qlogs.get(0), StandardCharsets.UTF_8));
+        }
     }
 
     private static String began(String qlog) {
@@ -99,6 +109,17 @@ final class QuicheQlog {
             last--;
         }
         return rounds.subList(first, last);
+    }
+
+    /** The lowest {@code min_rtt} quiche logged (ms): every RTT sample it took was at least this. */
+    double lowestMinRttMillis() {
+        Matcher sample = MIN_RTT.matcher(qlog);
+        double lowest = Double.MAX_VALUE;
+        while (sample.find()) {
+            lowest = Math.min(lowest, Double.parseDouble(sample.group(1)));
+        }
+        assertThat(lowest).as("a min_rtt in the server's qlog").isLessThan(Double.MAX_VALUE);
+        return lowest;
     }
 
     /** The congestion window quiche held (B) when it sent the first packet carrying bytes of the stream. */
