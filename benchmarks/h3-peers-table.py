@@ -100,8 +100,9 @@ def table(times, failures, drops, rtt_ms, servers, sizes, band_peer, ours="h2ben
               "benchmarks/h3warm (quic-go's HTTP/3 client): SIZE/cold is its first download, timed from "
               "dialling (handshake included) to the last body byte; SIZE/warm the same object on the same "
               "connection after the idle gap, timed from the request to the last body byte. Dropped at the "
-              "client: downloads during which the client's network namespace dropped UDP datagrams at a "
-              "full socket receive buffer (Udp RcvbufErrors), of all, and the median count among them.")
+              "client: downloads during which datagrams were lost at the client before quic-go read them "
+              "(at a full socket receive buffer, Udp RcvbufErrors of its namespace, or at quic-go's full "
+              "queue of 256 unprocessed packets per connection), of all, and the median count among them.")
         return
     print("\nMedian of the downloads; p90 by nearest rank. A download is a new gtlsclient process and "
           "QUIC connection, timed from its start to its exit (the process's own start and exit take "

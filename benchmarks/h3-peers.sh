@@ -351,8 +351,9 @@ fetch() {
 }
 
 # fetch_warm SERVER SIZE: one connection of benchmarks/h3warm, a cold download and a warm one after
-# --gap; sets fetch_ms and fetch_drops (the cold download's, as fetch does), warm_ms and warm_drops
-# (the warm download's) and fetch_error (empty when both brought the whole object on one connection).
+# --gap; sets fetch_ms and fetch_drops (the cold download's: datagrams dropped at the client's full
+# socket buffer, as fetch counts them, plus those quic-go dropped at its connection's full queue of
+# unprocessed packets), warm_ms and warm_drops (the warm download's) and fetch_error (empty when both brought the whole object on one connection).
 fetch_warm() {
   local server="$1" size="$2" status=0 lines
   [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
@@ -362,7 +363,8 @@ fetch_warm() {
   wait "$client_pid" || status=$?
   client_pid=""
   fetch_ms="" fetch_drops="" warm_ms="" warm_drops="" fetch_error=""
-  lines="$(awk -v want="$(bytes_of "$size")" '$3 == want { print $1, $2, $4 }' "$tmp/h3warm.out")"
+  # h3warm's columns: kind, ms, bytes, drops at the socket's buffer, drops at quic-go's packet queue
+  lines="$(awk -v want="$(bytes_of "$size")" '$3 == want { print $1, $2, $4 + $5 }' "$tmp/h3warm.out")"
   fetch_ms="$(awk '$1 == "cold" { print $2 }' <<<"$lines")" fetch_drops="$(awk '$1 == "cold" { print $3 }' <<<"$lines")"
   warm_ms="$(awk '$1 == "warm" { print $2 }' <<<"$lines")" warm_drops="$(awk '$1 == "warm" { print $3 }' <<<"$lines")"
   if [ "$status" = 124 ]; then fetch_error="timed out after $((2 * timeout_s + 10)) s"

@@ -3,12 +3,14 @@
 // connections (benchmarks/h3-peers.sh --warm). quic-go's own HTTP/3 client, independent of h2bench,
 // so that the measuring client is none of the servers measured. It prints one line per download:
 //
-//	cold 812.4 2097152 0
-//	warm 210.7 2097152 0
+//	cold 812.4 2097152 0 0
+//	warm 210.7 2097152 0 163
 //
 // the kind, milliseconds (cold: from dialling to the last body byte; warm: from the request to its
-// last body byte), the body's bytes and the UDP datagrams the client's network namespace dropped at
-// a full socket receive buffer meanwhile (Udp RcvbufErrors of /proc/net/snmp). The flow control
+// last body byte), the body's bytes, the UDP datagrams the client's network namespace dropped at a
+// full socket receive buffer meanwhile (Udp RcvbufErrors of /proc/net/snmp) and those quic-go
+// dropped because the connection's queue of unprocessed packets (256) was full: two places where
+// a burst larger than the client takes is lost before the client reads it. The flow control
 // windows are gtlsclient's defaults (15 MiB for the connection, 6 MiB per stream), fixed from the
 // start so that auto-tuning never paces a download. Exits 1 with a message on stderr when a download
 // fails or the connection was not kept.
@@ -28,11 +30,14 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/quic-go/qlog"
+	"github.com/quic-go/quic-go/qlogwriter"
 )
 
 const (
@@ -70,29 +75,33 @@ func run(rawURL string, gap time.Duration, warm int, timeout time.Duration, qlog
 		MaxConnectionReceiveWindow:     connectionWindow,
 		MaxIdleTimeout:                 30 * time.Second,
 	}
+	var qlogWritten <-chan struct{}
+	drops := &queueDrops{}
+	config.Tracer = func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace { return drops }
 	if qlogDir != "" {
-		if err := os.Setenv("QLOGDIR", qlogDir); err != nil {
-			return err
+		var qlogTracer func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace
+		qlogTracer, qlogWritten = qlogFile(qlogDir)
+		config.Tracer = func(ctx context.Context, isClient bool, id quic.ConnectionID) qlogwriter.Trace {
+			return both{drops, qlogTracer(ctx, isClient, id)}
 		}
-		config.Tracer = qlog.DefaultConnectionTracer
 	}
 	// The servers serve h2bench's self-signed certificate.
 	tlsConfig := &tls.Config{InsecureSkipVerify: true, NextProtos: []string{http3.NextProtoH3}}
 
 	start := time.Now()
-	drops := receiveBufferErrors()
+	socketDrops, queueDropped := receiveBufferErrors(), drops.count.Load()
 	conn, err := quic.DialAddr(ctx, target.Host, tlsConfig, config)
 	if err != nil {
 		return fmt.Errorf("dial %s: %w", target.Host, err)
 	}
-	defer conn.CloseWithError(0, "")
+	defer closeAndFlush(conn, qlogWritten)
 	client := (&http3.Transport{}).NewClientConn(conn)
 	kind := "cold"
 	for i := 0; i <= warm; i++ {
 		if i > 0 {
 			time.Sleep(gap)
 			kind = "warm"
-			start, drops = time.Now(), receiveBufferErrors()
+			start, socketDrops, queueDropped = time.Now(), receiveBufferErrors(), drops.count.Load()
 		}
 		bytes, err := download(ctx, client, rawURL)
 		if err != nil {
@@ -102,9 +111,109 @@ func run(rawURL string, gap time.Duration, warm int, timeout time.Duration, qlog
 		if conn.Context().Err() != nil {
 			return fmt.Errorf("%s download %d: the connection closed: %w", kind, i, context.Cause(conn.Context()))
 		}
-		fmt.Printf("%s %.1f %d %d\n", kind, float64(elapsed.Microseconds())/1000, bytes, receiveBufferErrors()-drops)
+		fmt.Printf("%s %.1f %d %d %d\n", kind, float64(elapsed.Microseconds())/1000, bytes,
+			receiveBufferErrors()-socketDrops, drops.count.Load()-queueDropped)
 	}
 	return nil
+}
+
+// closeAndFlush closes the connection and waits (up to 5 s) for its qlog, if any, to be on disk:
+// quic-go writes the qlog from a goroutine that the process's exit would cut short.
+func closeAndFlush(conn *quic.Conn, qlogWritten <-chan struct{}) {
+	conn.CloseWithError(0, "")
+	if qlogWritten == nil {
+		return
+	}
+	select {
+	case <-qlogWritten:
+	case <-time.After(5 * time.Second):
+		fmt.Fprintln(os.Stderr, "h3warm: the qlog was not closed within 5 s; it may be cut short")
+	}
+}
+
+// qlogFile returns a tracer writing the connection's qlog to DIR/<odcid>_client.sqlog (quic-go's
+// own naming), and a channel closed once that file is written and closed.
+func qlogFile(dir string) (func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace, <-chan struct{}) {
+	written := make(chan struct{})
+	tracer := func(_ context.Context, isClient bool, connID quic.ConnectionID) qlogwriter.Trace {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "h3warm: qlog:", err)
+			return nil
+		}
+		file, err := os.Create(fmt.Sprintf("%s/%s_client.sqlog", dir, connID))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "h3warm: qlog:", err)
+			return nil
+		}
+		trace := qlogwriter.NewConnectionFileSeq(&flushingFile{Writer: bufio.NewWriter(file), file: file, closed: written}, isClient, connID)
+		go trace.Run()
+		return trace
+	}
+	return tracer, written
+}
+
+// queueDrops counts the packets quic-go dropped for a full queue of unprocessed packets (its qlog
+// event packet_dropped, trigger "rejected"): the receive side's own limit, which Udp RcvbufErrors
+// does not see.
+type queueDrops struct {
+	count atomic.Int64
+}
+
+func (d *queueDrops) AddProducer() qlogwriter.Recorder { return d }
+func (d *queueDrops) Close() error                     { return nil }
+func (d *queueDrops) RecordEvent(event qlogwriter.Event) {
+	if dropped, ok := event.(qlog.PacketDropped); ok && dropped.Trigger == qlog.PacketDropDOSPrevention {
+		d.count.Add(1)
+	}
+}
+
+// both records every event in the drop counter and in the qlog file.
+type both struct {
+	drops *queueDrops
+	file  qlogwriter.Trace
+}
+
+func (b both) AddProducer() qlogwriter.Recorder {
+	if b.file == nil {
+		return b.drops
+	}
+	return recorders{b.drops, b.file.AddProducer()}
+}
+
+type recorders [2]qlogwriter.Recorder
+
+func (r recorders) RecordEvent(event qlogwriter.Event) {
+	for _, recorder := range r {
+		if recorder != nil {
+			recorder.RecordEvent(event)
+		}
+	}
+}
+
+func (r recorders) Close() error {
+	for _, recorder := range r {
+		if recorder != nil {
+			recorder.Close()
+		}
+	}
+	return nil
+}
+
+// flushingFile buffers the qlog's writes and, on Close, flushes them, closes the file and says so.
+type flushingFile struct {
+	*bufio.Writer
+	file   *os.File
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (f *flushingFile) Close() error {
+	defer f.once.Do(func() { close(f.closed) })
+	if err := f.Flush(); err != nil {
+		f.file.Close()
+		return err
+	}
+	return f.file.Close()
 }
 
 // download asks for the URL on the connection and reads the whole body; it returns the body's length.
