@@ -353,7 +353,8 @@ fetch() {
 # fetch_warm SERVER SIZE: one connection of benchmarks/h3warm, a cold download and a warm one after
 # --gap; sets fetch_ms and fetch_drops (the cold download's: datagrams dropped at the client's full
 # socket buffer, as fetch counts them, plus those quic-go dropped at its connection's full queue of
-# unprocessed packets), warm_ms and warm_drops (the warm download's) and fetch_error (empty when both brought the whole object on one connection).
+# unprocessed packets), warm_ms and warm_drops (the warm download's) and fetch_error (empty when
+# both downloads brought the whole object on one connection).
 fetch_warm() {
   local server="$1" size="$2" status=0 lines
   [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
