@@ -34,7 +34,9 @@ def read_results(path):
     times, failures, drops = defaultdict(list), defaultdict(int), defaultdict(list)
     with open(path, newline="") as results:
         for row in csv.DictReader(results):
-            key = (row["server"], row["size"])
+            # h3-peers.sh --warm: a cold and a warm download per connection, rows SIZE/cold and SIZE/warm
+            download = row.get("download")
+            key = (row["server"], row["size"] + (f"/{download}" if download else ""))
             if row.get("client_drops") not in (None, ""):
                 drops[key].append(int(row["client_drops"]))
             if row["error"]:
@@ -92,6 +94,15 @@ def table(times, failures, drops, rtt_ms, servers, sizes, band_peer, ours="h2ben
               f"p90 within {P90_BAND * 100:.0f} %): {len(met)} of {len(verdicts)} sizes"
               + (f" ({', '.join(met)})" if met else "") + ".")
     if ours != "h2bench":
+        return
+    if any(size.endswith("/warm") for size in sizes):
+        print("\nMedian of the downloads; p90 by nearest rank. A connection is a new process of "
+              "benchmarks/h3warm (quic-go's HTTP/3 client): SIZE/cold is its first download, timed from "
+              "dialling (handshake included) to the last body byte; SIZE/warm the same object on the same "
+              "connection after the idle gap, timed from the request to the last body byte. Dropped at the "
+              "client: downloads during which datagrams were lost at the client before quic-go read them "
+              "(at a full socket receive buffer, Udp RcvbufErrors of its namespace, or at quic-go's full "
+              "queue of 256 unprocessed packets per connection), of all, and the median count among them.")
         return
     print("\nMedian of the downloads; p90 by nearest rank. A download is a new gtlsclient process and "
           "QUIC connection, timed from its start to its exit (the process's own start and exit take "

@@ -16,6 +16,8 @@
 # with every sample to --out, headed by the h2bench listener's QUIC settings as its banner states them
 # (the "  QUIC: ..." line; --server-args changes them, e.g. --h3-initial-window 32). Needs root (nsenter), java, gtlsclient, openssl and python3, plus
 # gtlsserver and caddy for those servers (apt-get install ngtcp2-client ngtcp2-server caddy).
+# --warm measures reused connections instead: benchmarks/h3warm (quic-go's HTTP/3 client, built with
+# go) downloads each object cold on a new connection, then again on it after an idle gap.
 set -euo pipefail
 
 usage() {
@@ -59,9 +61,13 @@ usage: benchmarks/h3-peers.sh [options]
                       servers differ (the benchmarks page's 44 kB flights); the writing costs CPU
                       in every download, so keep the table of a run without it
 
-New connections only. A reused connection (two downloads one after the other on one connection) is
-not measured: gtlsclient opens every URI it is given on one connection at once, as concurrent
-streams, and has no option to wait for one response before the next request.
+  --warm              reused connections: each download is one connection of benchmarks/h3warm
+                      (quic-go's HTTP/3 client, built with go; independent of h2bench), a cold
+                      download (handshake included) and, after --gap idle, the same object again on
+                      that connection (request to last byte); rows SIZE/cold and SIZE/warm. Not with
+                      the page. gtlsclient cannot do it: it opens every URI it is given at once, as
+                      concurrent streams, and cannot wait for one response before the next request
+  --gap D             idle time before the warm download, as Go writes it (1.75s, 500ms); default 1.75s
 USAGE
 }
 
@@ -76,7 +82,7 @@ cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
 servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
 loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
-server_jar_b="" server_args_b=""
+server_jar_b="" server_args_b="" warm="" gap=1.75s
 command_line="benchmarks/h3-peers.sh"
 for arg in "$@"; do
   case "$arg" in *[[:space:]]*|"") command_line="$command_line \"$arg\"" ;; *) command_line="$command_line $arg" ;; esac
@@ -86,7 +92,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --qlog) qlog="$out"; shift; continue ;;
-    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer|--server-jar-b|--server-args-b)
+    --warm) warm=yes; shift; continue ;;
+    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer|--server-jar-b|--server-args-b|--gap)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
@@ -104,6 +111,7 @@ while [ $# -gt 0 ]; do
     --band-peer) band_peer="$2" ;;
     --server-jar-b) server_jar_b="$2" ;;
     --server-args-b) server_args_b="$2" ;;
+    --gap) gap="$2" ;;
   esac
   shift 2
 done
@@ -144,6 +152,8 @@ done
 [[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%?$ ]] || die_usage "--loss takes a percentage such as 1% or 0.3%"
 case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
 case "$band_peer" in gtlsserver|caddy) ;; *) die_usage "--band-peer is gtlsserver or caddy" ;; esac
+[[ "$gap" =~ ^[0-9]+(\.[0-9]+)?(ms|s)$ ]] || die_usage "--gap takes a duration such as 1.75s or 500ms"
+[ -z "$warm" ] || case " $sizes " in *" page "*) die_usage "--warm downloads one object per connection: not the page" ;; esac
 read -r -a extra_server_args <<<"$server_args"
 read -r -a extra_server_args_b <<<"$server_args_b"
 if [ -n "$server_jar_b" ]; then
@@ -156,6 +166,7 @@ server_jar="$(cd "$(dirname "$server_jar")" && pwd)/$(basename "$server_jar")"
 needed="java gtlsclient openssl python3 nsenter ss timeout"
 case " $servers " in *" gtlsserver "*) needed="$needed gtlsserver" ;; esac
 case " $servers " in *" caddy "*) needed="$needed caddy" ;; esac
+[ -z "$warm" ] || needed="$needed go"
 for tool in $needed; do
   command -v "$tool" >/dev/null ||
     { echo "h3-peers.sh: needs $tool (apt-get install ngtcp2-client ngtcp2-server caddy openssl python3 util-linux iproute2)" >&2; exit 1; }
@@ -185,6 +196,10 @@ rm -rf "$out"
 mkdir -p "$out"
 tmp="$(mktemp -d /tmp/h3-peers.XXXXXX)"
 mkdir -p "$tmp/docs" "$tmp/download" "$tmp/caddy"
+if [ -n "$warm" ]; then
+  (cd "$root/benchmarks/h3warm" && go build -o "$tmp/h3warm" .) ||
+    { echo "h3-peers.sh: could not build benchmarks/h3warm (its modules: go mod download in benchmarks/h3warm)" >&2; exit 1; }
+fi
 
 echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar")${server_args:+, $server_args})" >&2
 # --out may follow --qlog: the qlog directory is the final one's
@@ -316,6 +331,7 @@ udp_receive_buffer_errors() {
 # whole object arrived). gtlsclient exits 0 on a handshake timeout too, so the downloaded file's
 # length is what says it worked.
 fetch() {
+  [ -z "$warm" ] || [ "${3:-}" = verbose ] || { fetch_warm "$1" "$2"; return; }
   local server="$1" size="$2" urls quiet=(-q) log=/dev/null t0 t1 status=0 got drops0
   mapfile -t urls < <(urls_of "$server" "$size")
   if [ "${3:-}" = verbose ]; then quiet=(); log="$4"; fi
@@ -337,6 +353,30 @@ fetch() {
   if [ "$status" = 124 ]; then fetch_error="timed out after $timeout_s s"
   elif [ "$status" != 0 ]; then fetch_error="gtlsclient exited $status"
   elif [ "$got" != "$(bytes_of "$size")" ]; then fetch_error="$got of $(bytes_of "$size") bytes"
+  fi
+}
+
+# fetch_warm SERVER SIZE: one connection of benchmarks/h3warm, a cold download and a warm one after
+# --gap; sets fetch_ms and fetch_drops (the cold download's: datagrams dropped at the client's full
+# socket buffer, as fetch counts them, plus those quic-go dropped at its connection's full queue of
+# unprocessed packets), warm_ms and warm_drops (the warm download's) and fetch_error (empty when
+# both downloads brought the whole object on one connection).
+fetch_warm() {
+  local server="$1" size="$2" status=0 lines
+  [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
+  timeout $((2 * timeout_s + 10)) "$tmp/h3warm" -gap "$gap" -warm 1 -timeout "$((2 * timeout_s))s" \
+    ${qlog:+-qlog-dir "$qlog/client-of-$server"} "$(urls_of "$server" "$size")" >"$tmp/h3warm.out" 2>"$tmp/h3warm.err" &
+  client_pid=$!
+  wait "$client_pid" || status=$?
+  client_pid=""
+  fetch_ms="" fetch_drops="" warm_ms="" warm_drops="" fetch_error=""
+  # h3warm's columns: kind, ms, bytes, drops at the socket's buffer, drops at quic-go's packet queue
+  lines="$(awk -v want="$(bytes_of "$size")" '$3 == want { print $1, $2, $4 + $5 }' "$tmp/h3warm.out")"
+  fetch_ms="$(awk '$1 == "cold" { print $2 }' <<<"$lines")" fetch_drops="$(awk '$1 == "cold" { print $3 }' <<<"$lines")"
+  warm_ms="$(awk '$1 == "warm" { print $2 }' <<<"$lines")" warm_drops="$(awk '$1 == "warm" { print $3 }' <<<"$lines")"
+  if [ "$status" = 124 ]; then fetch_error="timed out after $((2 * timeout_s + 10)) s"
+  elif [ "$status" != 0 ]; then fetch_error="h3warm exited $status: $(tr '\n,' '  ' <"$tmp/h3warm.err")"
+  elif [ -z "$fetch_ms" ] || [ -z "$warm_ms" ]; then fetch_error="not the whole object: $(tr '\n' ' ' <"$tmp/h3warm.out")"
   fi
 }
 
@@ -364,7 +404,8 @@ for server in "${server_list[@]}"; do
   echo "   $server: ok ($(tail -1 "$out/handshake.csv"))" >&2
 done
 
-echo "round,server,size,ms,client_drops,error" >"$out/results.csv"
+if [ -n "$warm" ]; then echo "round,server,size,ms,client_drops,error,download" >"$out/results.csv"
+else echo "round,server,size,ms,client_drops,error" >"$out/results.csv"; fi
 started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 count=${#server_list[@]}
@@ -374,10 +415,17 @@ for round in $(seq 1 "$rounds"); do
     for i in $(seq 0 $((count - 1))); do
       server="${server_list[$(( (i + round - 1) % count ))]}"
       fetch "$server" "$size"
-      echo "$round,$server,$size,$fetch_ms,$fetch_drops,$fetch_error" >>"$out/results.csv"
       dropped=""
-      [ "$fetch_drops" = 0 ] || dropped=" ($fetch_drops dropped at the client)"
-      line="$line  $server ${fetch_ms%.*} ms$dropped${fetch_error:+ (FAILED: $fetch_error)}"
+      [ "${fetch_drops:-0}" = 0 ] || dropped=" ($fetch_drops dropped at the client)"
+      if [ -n "$warm" ]; then
+        echo "$round,$server,$size,$fetch_ms,$fetch_drops,$fetch_error,cold" >>"$out/results.csv"
+        echo "$round,$server,$size,$warm_ms,$warm_drops,$fetch_error,warm" >>"$out/results.csv"
+        [ "${warm_drops:-0}" = 0 ] || dropped="$dropped (warm: $warm_drops dropped at the client)"
+        line="$line  $server ${fetch_ms%.*} / ${warm_ms%.*} ms$dropped${fetch_error:+ (FAILED: $fetch_error)}"
+      else
+        echo "$round,$server,$size,$fetch_ms,$fetch_drops,$fetch_error" >>"$out/results.csv"
+        line="$line  $server ${fetch_ms%.*} ms$dropped${fetch_error:+ (FAILED: $fetch_error)}"
+      fi
     done
     echo "   round $round/$rounds, $size:$line" >&2
   done
@@ -390,7 +438,11 @@ done
   [ -z "$b_pid" ] || echo "h2bench-b: $(basename "$server_jar_b") (sha256 $(sha256sum "$server_jar_b" | cut -c1-12)), args ${server_args_b:-none}, its banner's QUIC line: ${h2bench_b_quic:-none}"
   echo "link: $network"
   echo "machine: $(nproc) cores, $(uname -r), load average $load_before at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
-  echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
+  if [ -n "$warm" ]; then
+    echo "client: benchmarks/h3warm (quic-go $(sed -n 's/^require github.com\/quic-go\/quic-go //p' "$root/benchmarks/h3warm/go.mod"), $(go env GOVERSION)), a new process and connection per cold download (dial to last byte), then $gap idle and the same object on that connection (request to last byte)"
+  else
+    echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
+  fi
   echo "server args: ${server_args:-none}"
   # Every server serves this certificate; its handshake's size moves ngtcp2's first windows (benchmarks page, 44 kB)
   echo "certificate: $(sed -n 's/^h2bench server: TLS \(.*\) certificate .*/\1/p' "$out/server.log" | head -1), served by every server"
@@ -398,7 +450,9 @@ done
   echo "h2bench's h3 listener, its banner's QUIC line: ${h2bench_quic:-not in the banner (jars before cec67dc: Jetty 12.1.5 on quiche, cubic, initial window 10 packets)}"
   echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets)"
   echo
-  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "${size_list[*]}" "$band_peer"
+  table_sizes="${size_list[*]}"
+  [ -z "$warm" ] || table_sizes="$(for size in "${size_list[@]}"; do printf '%s/cold %s/warm ' "$size" "$size"; done)"
+  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "$table_sizes" "$band_peer"
 } >"$out/h3-peers.txt"
 stop_all
 cat "$out/h3-peers.txt"
