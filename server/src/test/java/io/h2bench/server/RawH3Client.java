@@ -2,6 +2,8 @@ package io.h2bench.server;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,7 +63,7 @@ public final class RawH3Client implements AutoCloseable {
 
     /** A GET of {@code uri}, with no fields of its own. */
     public static Request get(URI uri) {
-        return new Request("GET", uri);
+        return new Request("GET", uri, Map.of());
     }
 
     /** A new QUIC connection (on a UDP socket of its own) to the h3 listener on {@code port}. */
@@ -101,7 +103,14 @@ public final class RawH3Client implements AutoCloseable {
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    public record Request(String method, URI uri) {
+    public record Request(String method, URI uri, Map<String, String> fields) {
+
+        /** This request with a field of its own, such as RFC 9218's {@code priority}. */
+        public Request with(String name, String value) {
+            Map<String, String> more = new LinkedHashMap<>(fields);
+            more.put(name, value);
+            return new Request(method, uri, more);
+        }
     }
 
     /** One QUIC connection. */
@@ -154,6 +163,7 @@ public final class RawH3Client implements AutoCloseable {
                 URI uri = request.uri();
                 headers.headers().method(request.method()).scheme(uri.getScheme()).authority(uri.getRawAuthority())
                         .path(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+                request.fields().forEach(headers.headers()::add);
                 var written = stream.writeAndFlush(headers);
                 if (!exchange.lateFin) {
                     written.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);

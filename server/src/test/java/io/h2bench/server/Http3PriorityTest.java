@@ -1,0 +1,127 @@
+package io.h2bench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RFC 9218's priorities, as a browser sends them (Chromium: {@code u=0, i} for the document, {@code u=1}
+ * for style sheets, images lower): h2bench's h3 listener beside ngtcp2's server ({@code gtlsserver},
+ * whose nghttp3 schedules by them), on loopback. Four 2 MiB responses asked for at once on one
+ * connection, the later requests more urgent: both servers must finish them in the same order, the
+ * most urgent first, where one that ignores priorities sends them by stream id. Read at the client:
+ * the order in which the responses' last bytes arrive. gtlsclient sends no {@code priority} header,
+ * so the client is Netty's (quiche inside, as the listener's).
+ */
+class Http3PriorityTest {
+
+    private static final Path GTLSSERVER = Path.of("/usr/sbin/gtlsserver");
+    private static final String SIZE = "2m";
+    private static final int BYTES = 2 * 1024 * 1024;
+    /** The requests' {@code priority} headers in the order they are sent ("" sends none: urgency 3). */
+    private static final List<String> SENT = List.of("", "u=4", "u=2", "u=0");
+    private static final List<String> MOST_URGENT_FIRST = List.of("u=0", "u=2", "", "u=4");
+    private static final long TIMEOUT_SECONDS = 20;
+
+    @TempDir
+    static Path directory;
+    private static H2BenchServer h2bench;
+    private static Process gtlsserver;
+    private static int gtlsserverPort;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Ngtcp2Client.assumeInstalled(); // ngtcp2-client and ngtcp2-server come together in bin/test
+        assumeTrue(Files.isExecutable(GTLSSERVER), "gtlsserver is not installed (apt-get install ngtcp2-server)");
+        h2bench = H2BenchServer.start(ServerSettings.ephemeral().withH3Port(Http3Listener.ON_H2_PORT));
+        Path htdocs = Files.createDirectories(directory.resolve("htdocs"));
+        Files.write(htdocs.resolve("object.bin"), new byte[BYTES]);
+        // the listener's key and certificate, both in one PEM file, which GnuTLS reads for either
+        Path pem = directory.resolve("h2bench.pem");
+        run("openssl", "pkcs12", "-in", h2bench.tls().keystore().toString(), "-passin", "pass:" + h2bench.tls().password(),
+                "-nodes", "-out", pem.toString());
+        try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            gtlsserverPort = probe.getLocalPort(); // gtlsserver takes a number, not 0: a free one, closed just before it binds it
+        }
+        gtlsserver = new ProcessBuilder(GTLSSERVER.toString(), "--quiet", "--htdocs=" + htdocs, "127.0.0.1",
+                Integer.toString(gtlsserverPort), pem.toString(), pem.toString())
+                .redirectErrorStream(true).redirectOutput(directory.resolve("gtlsserver.log").toFile()).start();
+        awaitBound(gtlsserverPort);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (gtlsserver != null) {
+            gtlsserver.destroy();
+            if (!gtlsserver.waitFor(10, TimeUnit.SECONDS)) {
+                gtlsserver.destroyForcibly().waitFor();
+            }
+        }
+        if (h2bench != null) {
+            h2bench.close();
+        }
+    }
+
+    @Test
+    void shouldFinishTheMostUrgentResponseFirstWhenRequestsSayTheirPriorityAsNgtcp2sServerDoes() throws Exception {
+        List<String> fromGtlsserver = completionOrder(gtlsserverPort, "/object.bin");
+        List<String> fromH2bench = completionOrder(h2bench.h3Port(), "/option?size=" + SIZE);
+
+        System.out.printf("completion order of %s: gtlsserver %s, h2bench %s%n", SENT, fromGtlsserver, fromH2bench);
+        assertThat(fromGtlsserver).as("gtlsserver's order, the reference").isEqualTo(MOST_URGENT_FIRST);
+        assertThat(fromH2bench).as("h2bench's order of the same requests").isEqualTo(fromGtlsserver);
+    }
+
+    /** Sends the {@link #SENT} requests at once on a new connection: their priorities in the order their responses completed. */
+    private static List<String> completionOrder(int port, String path) throws Exception {
+        List<String> completed = Collections.synchronizedList(new ArrayList<>());
+        try (RawH3Client client = RawH3Client.start()) {
+            RawH3Client.Connection connection = client.connect("127.0.0.1", port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            URI uri = URI.create("https://127.0.0.1:" + port + path);
+            List<CompletableFuture<?>> responses = new ArrayList<>();
+            for (String priority : SENT) {
+                RawH3Client.Request request = priority.isEmpty() ? RawH3Client.get(uri) : RawH3Client.get(uri).with("priority", priority);
+                RawH3Client.Exchange exchange = connection.request(request);
+                responses.add(exchange.response().thenRun(() -> {
+                    assertThat(exchange.bodyBytes()).as("body of the response to %s", priority).isEqualTo(BYTES);
+                    completed.add(priority);
+                }));
+            }
+            CompletableFuture.allOf(responses.toArray(CompletableFuture[]::new)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            connection.close();
+        }
+        return List.copyOf(completed);
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(directory.resolve("openssl.log").toFile()).start();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0).as(String.join(" ", command)).isTrue();
+    }
+
+    /** Waits until a process has bound UDP {@code port} on 127.0.0.1, as the kernel lists its sockets. */
+    private static void awaitBound(int port) throws IOException, InterruptedException {
+        String local = String.format(" 0100007F:%04X ", port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (Files.readAllLines(Path.of("/proc/net/udp")).stream().noneMatch(line -> line.contains(local))) {
+            assertThat(gtlsserver.isAlive()).as("gtlsserver runs; its log is in %s", directory).isTrue();
+            assertThat(System.nanoTime()).as("gtlsserver bound UDP port %d in time", port).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+}
