@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -34,9 +35,6 @@ class Http3PriorityTest {
     private static final Path GTLSSERVER = Path.of("/usr/sbin/gtlsserver");
     private static final String SIZE = "2m";
     private static final int BYTES = 2 * 1024 * 1024;
-    /** The requests' {@code priority} headers in the order they are sent ("" sends none: urgency 3). */
-    private static final List<String> SENT = List.of("", "u=4", "u=2", "u=0");
-    private static final List<String> MOST_URGENT_FIRST = List.of("u=0", "u=2", "", "u=4");
     private static final long TIMEOUT_SECONDS = 20;
 
     @TempDir
@@ -80,27 +78,49 @@ class Http3PriorityTest {
 
     @Test
     void shouldFinishTheMostUrgentResponseFirstWhenRequestsSayTheirPriorityAsNgtcp2sServerDoes() throws Exception {
-        List<String> fromGtlsserver = completionOrder(gtlsserverPort, "/object.bin");
-        List<String> fromH2bench = completionOrder(h2bench.h3Port(), "/option?size=" + SIZE);
+        List<String> headers = List.of("", "u=4", "u=2", "u=0"); // "" sends none: urgency 3
+        List<Integer> fromGtlsserver = completionOrder(gtlsserverPort, "/object.bin", headers, Map.of());
+        List<Integer> fromH2bench = completionOrder(h2bench.h3Port(), "/option?size=" + SIZE, headers, Map.of());
 
-        System.out.printf("completion order of %s: gtlsserver %s, h2bench %s%n", SENT, fromGtlsserver, fromH2bench);
-        assertThat(fromGtlsserver).as("gtlsserver's order, the reference").isEqualTo(MOST_URGENT_FIRST);
+        System.out.printf("completion order of %s: gtlsserver %s, h2bench %s%n", headers, fromGtlsserver, fromH2bench);
+        assertThat(fromGtlsserver).as("gtlsserver's order of %s, the reference", headers).containsExactly(3, 2, 0, 1);
         assertThat(fromH2bench).as("h2bench's order of the same requests").isEqualTo(fromGtlsserver);
     }
 
-    /** Sends the {@link #SENT} requests at once on a new connection: their priorities in the order their responses completed. */
-    private static List<String> completionOrder(int port, String path) throws Exception {
-        List<String> completed = Collections.synchronizedList(new ArrayList<>());
+    @Test
+    void shouldFinishTheMostUrgentResponseFirstWhenAPriorityUpdateSaysItAsNgtcp2sServerDoes() throws Exception {
+        List<String> headers = List.of("", "", "", "");
+        // before the requests, as a browser that learnt more about a resource it asked for: RFC 9218 §7.1
+        Map<Integer, String> updates = Map.of(3, "u=0", 1, "u=5");
+        List<Integer> fromGtlsserver = completionOrder(gtlsserverPort, "/object.bin", headers, updates);
+        List<Integer> fromH2bench = completionOrder(h2bench.h3Port(), "/option?size=" + SIZE, headers, updates);
+
+        System.out.printf("completion order with PRIORITY_UPDATEs %s: gtlsserver %s, h2bench %s%n", updates, fromGtlsserver, fromH2bench);
+        assertThat(fromGtlsserver).as("gtlsserver's order, the reference").containsExactly(3, 0, 2, 1);
+        assertThat(fromH2bench).as("h2bench's order of the same requests").isEqualTo(fromGtlsserver);
+    }
+
+    /**
+     * Sends PRIORITY_UPDATEs ({@code updates}: the request's index, its priority), then one request per
+     * {@code headers} (its {@code priority} header, "" for none), at once on a new connection: the
+     * requests' indexes in the order their responses completed.
+     */
+    private static List<Integer> completionOrder(int port, String path, List<String> headers, Map<Integer, String> updates)
+            throws Exception {
+        List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
         try (RawH3Client client = RawH3Client.start()) {
             RawH3Client.Connection connection = client.connect("127.0.0.1", port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field)); // client request streams: 0, 4, 8, ...
             URI uri = URI.create("https://127.0.0.1:" + port + path);
             List<CompletableFuture<?>> responses = new ArrayList<>();
-            for (String priority : SENT) {
+            for (int n = 0; n < headers.size(); n++) {
+                int index = n;
+                String priority = headers.get(n);
                 RawH3Client.Request request = priority.isEmpty() ? RawH3Client.get(uri) : RawH3Client.get(uri).with("priority", priority);
                 RawH3Client.Exchange exchange = connection.request(request);
                 responses.add(exchange.response().thenRun(() -> {
-                    assertThat(exchange.bodyBytes()).as("body of the response to %s", priority).isEqualTo(BYTES);
-                    completed.add(priority);
+                    assertThat(exchange.bodyBytes()).as("body of response %d", index).isEqualTo(BYTES);
+                    completed.add(index);
                 }));
             }
             CompletableFuture.allOf(responses.toArray(CompletableFuture[]::new)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package io.h2bench.server;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -17,6 +20,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.DefaultHttp3UnknownFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.http3.Http3DataFrame;
@@ -38,6 +42,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 public final class RawH3Client implements AutoCloseable {
 
     private static final long WINDOW = 8L * 1024 * 1024;
+    /** RFC 9218's PRIORITY_UPDATE frame type for a request stream; Netty writes it as an unknown frame. */
+    private static final long PRIORITY_UPDATE = 0xf0700;
 
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-h3-client", true),
             NioIoHandler.newFactory());
@@ -132,6 +138,19 @@ public final class RawH3Client implements AutoCloseable {
         /** Closes the UDP socket under the connection: the server hears nothing more, not even an ACK. */
         void abandon() {
             udp.close().syncUninterruptibly();
+        }
+
+        /**
+         * Sends RFC 9218's PRIORITY_UPDATE (§7.1) on the client's control stream: request stream
+         * {@code streamId} (opened or still to come) gets the priority of {@code field}, such as {@code u=0}.
+         */
+        public void priorityUpdate(long streamId, String field) {
+            ByteBuf payload = Unpooled.buffer();
+            payload.writeInt(0x8000_0000 | (int) streamId); // a 4-byte QUIC varint (RFC 9000 §16)
+            payload.writeCharSequence(field, StandardCharsets.US_ASCII);
+            // on the event loop: the control stream is made there once the connection is active
+            quic.eventLoop().submit(() -> Http3.getLocalControlStream(quic).writeAndFlush(new DefaultHttp3UnknownFrame(PRIORITY_UPDATE, payload)))
+                    .syncUninterruptibly().getNow().syncUninterruptibly();
         }
 
         /** Sends {@code request}'s HEADERS, ending the request stream with them. */
