@@ -104,17 +104,37 @@ class Http3PriorityTest {
         assertThat(fromH2bench).as("h2bench's order of the same requests").isEqualTo(fromGtlsserver);
     }
 
-    /**
-     * Sends PRIORITY_UPDATEs ({@code updates}: the request's index, its priority), then one request per
-     * {@code headers} (its {@code priority} header, "" for none), at once on a new connection: the
-     * requests' indexes in the order their responses completed.
-     */
+    @Test
+    void shouldReorderResponsesUnderWayWhenAPriorityUpdateFollowsTheRequestsAsNgtcp2sServerDoes() throws Exception {
+        List<String> headers = List.of("", "", "", "");
+        Map<Integer, String> updates = Map.of(3, "u=0");
+        List<Integer> fromGtlsserver = completionOrder(gtlsserverPort, "/object.bin", headers, updates, false);
+        List<Integer> fromH2bench = completionOrder(h2bench.h3Port(), "/option?size=" + SIZE, headers, updates, false);
+
+        System.out.printf("completion order with PRIORITY_UPDATEs %s after the requests: gtlsserver %s, h2bench %s%n", updates,
+                fromGtlsserver, fromH2bench);
+        assertThat(fromGtlsserver).as("gtlsserver's order, the reference").containsExactly(3, 0, 1, 2);
+        assertThat(fromH2bench).as("h2bench's order of the same requests").isEqualTo(fromGtlsserver);
+    }
+
     private static List<Integer> completionOrder(int port, String path, List<String> headers, Map<Integer, String> updates)
             throws Exception {
+        return completionOrder(port, path, headers, updates, true);
+    }
+
+    /**
+     * Sends one request per {@code headers} (its {@code priority} header, "" for none) at once on a new
+     * connection, and PRIORITY_UPDATEs ({@code updates}: the request's index, its priority) before them or
+     * right after them: the requests' indexes in the order their responses completed.
+     */
+    private static List<Integer> completionOrder(int port, String path, List<String> headers, Map<Integer, String> updates,
+                                                 boolean updatesFirst) throws Exception {
         List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
         try (RawH3Client client = RawH3Client.start()) {
             RawH3Client.Connection connection = client.connect("127.0.0.1", port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field)); // client request streams: 0, 4, 8, ...
+            if (updatesFirst) {
+                updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field)); // client request streams: 0, 4, 8, ...
+            }
             URI uri = URI.create("https://127.0.0.1:" + port + path);
             List<CompletableFuture<?>> responses = new ArrayList<>();
             for (int n = 0; n < headers.size(); n++) {
@@ -126,6 +146,9 @@ class Http3PriorityTest {
                     assertThat(exchange.bodyBytes()).as("body of response %d", index).isEqualTo(BYTES);
                     completed.add(index);
                 }));
+            }
+            if (!updatesFirst) {
+                updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field));
             }
             CompletableFuture.allOf(responses.toArray(CompletableFuture[]::new)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             connection.close();
