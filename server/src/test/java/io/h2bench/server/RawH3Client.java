@@ -2,11 +2,16 @@ package io.h2bench.server;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -15,6 +20,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.DefaultHttp3UnknownFrame;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.http3.Http3DataFrame;
@@ -36,6 +42,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 public final class RawH3Client implements AutoCloseable {
 
     private static final long WINDOW = 8L * 1024 * 1024;
+    /** RFC 9218's PRIORITY_UPDATE frame type for a request stream; Netty writes it as an unknown frame. */
+    private static final long PRIORITY_UPDATE = 0xf0700;
 
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-h3-client", true),
             NioIoHandler.newFactory());
@@ -61,7 +69,7 @@ public final class RawH3Client implements AutoCloseable {
 
     /** A GET of {@code uri}, with no fields of its own. */
     public static Request get(URI uri) {
-        return new Request("GET", uri);
+        return new Request("GET", uri, Map.of());
     }
 
     /** A new QUIC connection (on a UDP socket of its own) to the h3 listener on {@code port}. */
@@ -101,7 +109,14 @@ public final class RawH3Client implements AutoCloseable {
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    public record Request(String method, URI uri) {
+    public record Request(String method, URI uri, Map<String, String> fields) {
+
+        /** This request with a field of its own, such as RFC 9218's {@code priority}. */
+        public Request with(String name, String value) {
+            Map<String, String> more = new LinkedHashMap<>(fields);
+            more.put(name, value);
+            return new Request(method, uri, more);
+        }
     }
 
     /** One QUIC connection. */
@@ -123,6 +138,19 @@ public final class RawH3Client implements AutoCloseable {
         /** Closes the UDP socket under the connection: the server hears nothing more, not even an ACK. */
         void abandon() {
             udp.close().syncUninterruptibly();
+        }
+
+        /**
+         * Sends RFC 9218's PRIORITY_UPDATE (§7.1) on the client's control stream: request stream
+         * {@code streamId} (opened or still to come) gets the priority of {@code field}, such as {@code u=0}.
+         */
+        public void priorityUpdate(long streamId, String field) {
+            ByteBuf payload = Unpooled.buffer();
+            payload.writeInt(0x8000_0000 | (int) streamId); // a 4-byte QUIC varint (RFC 9000 §16)
+            payload.writeCharSequence(field, StandardCharsets.US_ASCII);
+            // on the event loop: the control stream is made there once the connection is active
+            quic.eventLoop().submit(() -> Http3.getLocalControlStream(quic).writeAndFlush(new DefaultHttp3UnknownFrame(PRIORITY_UPDATE, payload)))
+                    .syncUninterruptibly().getNow().syncUninterruptibly();
         }
 
         /** Sends {@code request}'s HEADERS, ending the request stream with them. */
@@ -154,6 +182,7 @@ public final class RawH3Client implements AutoCloseable {
                 URI uri = request.uri();
                 headers.headers().method(request.method()).scheme(uri.getScheme()).authority(uri.getRawAuthority())
                         .path(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+                request.fields().forEach(headers.headers()::add);
                 var written = stream.writeAndFlush(headers);
                 if (!exchange.lateFin) {
                     written.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);

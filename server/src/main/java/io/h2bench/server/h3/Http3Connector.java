@@ -177,12 +177,13 @@ public final class Http3Connector extends AbstractNetworkConnector {
                             connections.put(peer, quic);
                             quic.closeFuture().addListener(closed -> connections.remove(peer, quic));
                         }
+                        ResponsePriorities priorities = new ResponsePriorities();
                         quic.pipeline().addLast(new Http3ServerConnectionHandler(new ChannelInitializer<QuicStreamChannel>() {
                             @Override
                             protected void initChannel(QuicStreamChannel stream) {
-                                stream.pipeline().addLast(new RequestStream(Http3Connector.this, connection));
+                                stream.pipeline().addLast(new RequestStream(Http3Connector.this, connection, priorities));
                             }
-                        }), QuietFailures.INSTANCE);
+                        }, priorities, null, null, true), QuietFailures.INSTANCE);
                     }
                 });
         if (options.qlogDirectory() != null) {

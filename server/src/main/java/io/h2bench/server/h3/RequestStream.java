@@ -27,7 +27,6 @@ import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicStreamChannel;
-import io.netty.handler.codec.quic.QuicStreamPriority;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -47,15 +46,10 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
     static final int H3_MESSAGE_ERROR = 0x10e;
     /** Request content read ahead of the handler before the stream stops reading (its QUIC window then closes). */
     private static final int READ_AHEAD_BYTES = 256 * 1024;
-    /**
-     * RFC 9218's default priority (urgency 3, not incremental): responses leave one after another, by
-     * stream id, as from ngtcp2's server. quiche's own default, round robin, put each response's share of
-     * a freed window in a short packet of its own (one STREAM frame a packet): more datagrams, more losses.
-     */
-    private static final QuicStreamPriority RESPONSE_PRIORITY = new QuicStreamPriority(3, false);
 
     private final Http3Connector connector;
     private final QuicConnectionMetaData connection;
+    private final ResponsePriorities priorities;
     private final Deque<Content.Chunk> chunks = new ArrayDeque<>();
     private long bufferedBytes;
     private boolean demanded;
@@ -70,9 +64,10 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
     /** Where the response's FIN goes; touched on the event loop only. */
     private FinWithLastBytes fin;
 
-    RequestStream(Http3Connector connector, QuicConnectionMetaData connection) {
+    RequestStream(Http3Connector connector, QuicConnectionMetaData connection, ResponsePriorities priorities) {
         this.connector = connector;
         this.connection = connection;
+        this.priorities = priorities;
         this.idleTimeoutMillis = connector.getIdleTimeout();
     }
 
@@ -82,7 +77,9 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
         QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
         fin = FinWithLastBytes.addTo(stream);
         HeadersWithFirstBytes.addTo(stream); // beneath it: the FIN's bytes join the frames before them
-        stream.updatePriority(RESPONSE_PRIORITY);
+        // RFC 9218's default until the request says otherwise: not quiche's own, round robin, which cut
+        // each response's share of a freed window into a short packet of its own (more datagrams, more losses)
+        priorities.opened(stream);
     }
 
     // Netty's side, on the event loop
@@ -96,6 +93,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
                 offer(new Trailers(trailers.asImmutable()), 0);
                 return;
             }
+            priorities.requested((QuicStreamChannel) ctx.channel(), frame.headers().getAll("priority"));
             MetaData.Request request = Http3Fields.request(frame.headers());
             if (request == null) {
                 reset(H3_MESSAGE_ERROR);
@@ -132,6 +130,7 @@ final class RequestStream extends Http3RequestStreamInboundHandler implements Ht
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        priorities.closed((QuicStreamChannel) ctx.channel());
         HttpChannelState state = channel;
         if (state != null && !finished) {
             EofException closed = new EofException("HTTP/3 stream closed before its response completed");
