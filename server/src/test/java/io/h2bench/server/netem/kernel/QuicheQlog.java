@@ -30,6 +30,7 @@ final class QuicheQlog {
     private static final Pattern ONE_RTT = Pattern.compile("\"packet_type\":\"1RTT\",\"packet_number\":(\\d+)");
     private static final Pattern STREAM = Pattern.compile("\\{\"frame_type\":\"stream\",\"stream_id\":(\\d+),[^}]*\"payload_length\":(\\d+)");
     private static final Pattern ACKED_RANGES = Pattern.compile("\"frame_type\":\"ack\"[^\\]]*\"acked_ranges\":\\[([0-9,\\[\\] ]*)\\]");
+    private static final Pattern TIME = Pattern.compile("\\{\"time\":([0-9.]+)");
     private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
     private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:,(\\d+))?\\]");
     /** A frame that makes the peer acknowledge its packet: any but ACK and PADDING. */
@@ -111,6 +112,33 @@ final class QuicheQlog {
         return rounds.subList(first, last);
     }
 
+    /**
+     * From the last packet quiche built with bytes of the stream to the first ACK of it (ms, quiche's
+     * clock): a round trip, plus however long the listener held that packet after quiche built it.
+     */
+    double millisToAcknowledgeLastPacketOf(int streamId) {
+        long last = -1;
+        double builtAt = 0;
+        double acknowledgedAt = -1;
+        for (String event : qlog.split("\u001e")) {
+            Matcher packet = ONE_RTT.matcher(event);
+            Matcher time = TIME.matcher(event);
+            if (!packet.find() || !time.find()) {
+                continue;
+            }
+            if (event.contains("\"name\":\"quic:packet_sent\"") && streamBytes(event, streamId) > 0) {
+                last = Long.parseLong(packet.group(1));
+                builtAt = Double.parseDouble(time.group(1));
+                acknowledgedAt = -1;
+            } else if (event.contains("\"name\":\"quic:packet_received\"") && last >= 0 && acknowledgedAt < 0
+                    && acknowledges(event, last)) {
+                acknowledgedAt = Double.parseDouble(time.group(1));
+            }
+        }
+        assertThat(acknowledgedAt).as("an ACK of stream %d's last packet in the server's qlog", streamId).isPositive();
+        return acknowledgedAt - builtAt;
+    }
+
     /** The lowest {@code min_rtt} quiche logged (ms): every RTT sample it took was at least this. */
     double lowestMinRttMillis() {
         Matcher sample = MIN_RTT.matcher(qlog);
@@ -184,21 +212,33 @@ final class QuicheQlog {
         return bytes;
     }
 
-    /** Removes the packets the received packet's ACK frames acknowledge; the oldest round among them, or MAX_VALUE. */
-    private static int oldestRoundAcknowledged(String event, NavigableMap<Long, Integer> unacknowledged) {
-        int oldest = Integer.MAX_VALUE;
+    private static boolean acknowledges(String event, long packetNumber) {
+        return ackedRanges(event).stream().anyMatch(range -> range[0] <= packetNumber && packetNumber <= range[1]);
+    }
+
+    /** The packet numbers the received packet's ACK frames acknowledge, as ranges {from, to}. */
+    private static List<long[]> ackedRanges(String event) {
+        List<long[]> ranges = new ArrayList<>();
         Matcher ack = ACKED_RANGES.matcher(event);
         while (ack.find()) {
             Matcher range = RANGE.matcher(ack.group(1));
             while (range.find()) {
                 long from = Long.parseLong(range.group(1));
-                long to = range.group(2) == null ? from : Long.parseLong(range.group(2));
-                Map<Long, Integer> acknowledged = unacknowledged.subMap(from, true, to, true);
-                for (int round : acknowledged.values()) {
-                    oldest = Math.min(oldest, round);
-                }
-                acknowledged.clear();
+                ranges.add(new long[] {from, range.group(2) == null ? from : Long.parseLong(range.group(2))});
             }
+        }
+        return ranges;
+    }
+
+    /** Removes the packets the received packet's ACK frames acknowledge; the oldest round among them, or MAX_VALUE. */
+    private static int oldestRoundAcknowledged(String event, NavigableMap<Long, Integer> unacknowledged) {
+        int oldest = Integer.MAX_VALUE;
+        for (long[] range : ackedRanges(event)) {
+            Map<Long, Integer> acknowledged = unacknowledged.subMap(range[0], true, range[1], true);
+            for (int round : acknowledged.values()) {
+                oldest = Math.min(oldest, round);
+            }
+            acknowledged.clear();
         }
         return oldest;
     }
