@@ -7,7 +7,8 @@
 CLIENT names the client of each series (one client socket, in order of its first datagram), e.g.
 "chromium sampler sampler chromium" for two rounds. With --servers (one client, several servers at
 the address: chromium-h3.sh's PEER) a series is one client socket's datagrams with one server port,
-named by that port, and a series of a single load (a cold browser's) is kept in the medians. A load is a socket's datagrams in a burst 400 ms or
+named by that port and /warm or, for a series of a single load (a cold browser's, kept in the
+medians), /cold. A load is a socket's datagrams in a burst 400 ms or
 more from the next (a burst without the page's requests, such as a lone datagram while idle, is listed
 but not counted). Per load, in ms from the document's request (its last datagram to the server 50 ms or more before
 the document's response):
@@ -86,6 +87,8 @@ def main():
             client = clients[number] if number < len(clients) else "?"
         rows = [phases(load) for load in bursts]
         pages = [row for row in rows if row["first_request"] is not None]
+        if servers is not None:
+            client += "/cold" if len(pages) == 1 else "/warm"
         for index, row in enumerate(rows):
             print(client, number + 1, index + 1, " ".join(str(row[k]) for k in keys))
         kept.setdefault(client, []).extend(pages if servers is not None and len(pages) == 1 else pages[1:])
