@@ -28,7 +28,8 @@
 # the sampler: gtlsserver (Debian's ngtcp2-server, cubic, nghttp3's priorities) runs inside the link's
 # server namespace at the same address with h2bench's certificate, serving the page's files as copied
 # from h2bench, and the rounds alternate the two servers (summary under target/h2bench-chromium-h3-gtlsserver/;
-# link-phases.txt counts each server's datagrams by its port).
+# link-phases.txt counts each server's datagrams by its port, link-flights.txt its cold loads' flights
+# per 100 ms: benchmarks/link-flights.py).
 #
 #   benchmarks/chromium-h3.sh [LOADS (default 10)] [ROUNDS (default 2)] [forced|altsvc (default forced)]
 set -euo pipefail
@@ -162,6 +163,7 @@ stop_peer
 stop_server
 if [ -n "$capture" ] && [ -n "$peer" ]; then
   python3 "$root/benchmarks/link-phases.py" "$run/link.pcapng" "$host" "--servers=h2bench=$port,gtlsserver=$peer_port" >"$out/link-phases.txt"
+  python3 "$root/benchmarks/link-flights.py" "$run/link.pcapng" "$host" "h2bench=$port,gtlsserver=$peer_port" >"$out/link-flights.txt"
 elif [ -n "$capture" ]; then
   order=""
   for round in $(seq 1 "$rounds"); do
