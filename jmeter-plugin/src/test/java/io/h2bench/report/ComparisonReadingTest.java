@@ -125,7 +125,7 @@ class ComparisonReadingTest {
         Comparison withH3 = Comparison.of(loads("h1 page", 900, "h2 page", 800, "h3 page", 600));
         RunConditions patched = new RunConditions(lossy + "quiche 0.29.3 with h2bench's CUBIC patches", "cold", RunConditions.SITE_EXPLANATION);
         RunConditions netty = new RunConditions(lossy + "quiche 0.29.3 as Netty ships it (window cuts roll back: see the"
-                + " benchmarks page, \"quiche's rollback\")", "cold", RunConditions.SITE_EXPLANATION);
+                + " benchmarks page, \"quiche's CUBIC, patched\")", "cold", RunConditions.SITE_EXPLANATION);
 
         assertThat(ComparisonReading.of(withH3, patched)).last().asString()
                 .contains("keeps a window cut").doesNotContain("undoes");

@@ -68,7 +68,7 @@ public record QuicheLibrary(String location, String build) {
         if (patched()) {
             return build.substring(0, build.indexOf(" with ")) + " with h2bench's CUBIC patches";
         }
-        return NETTY_QUICHE + " as Netty ships it (window cuts roll back: see the benchmarks page, \"quiche's rollback\")";
+        return NETTY_QUICHE + " as Netty ships it (window cuts roll back: see the benchmarks page, \"quiche's CUBIC, patched\")";
     }
 
     /** Where {@code System.loadLibrary} looks, in its order. */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * servers do, because the server's quiche is build-quiche.sh's with quiche-cubic-no-rollback.patch.
  * Netty's own quiche undoes such a cut at the end of its recovery (fewer than a fifth of the window's
  * packets lost): its window is back at the one before the loss one round trip later, which makes 2 MiB
- * at 1 % loss take 0.37x gtlsserver's time (benchmarks page, "quiche's rollback"). One 1 MiB download
+ * at 1 % loss take 0.37x gtlsserver's time (benchmarks page, "quiche's CUBIC, patched"). One 1 MiB download
  * with the same sparse losses on every run (1 %, the per-connection pattern), read from the server's
  * qlog by cause: each cut at a loss, and the next window quiche logged after it.
  * Where the build fell back to Netty's library (server/native/quiche-library.sh: no Rust 1.88+ here, or
