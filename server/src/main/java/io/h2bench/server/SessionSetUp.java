@@ -38,7 +38,8 @@ final class SessionSetUp {
 
     /**
      * What {@link AbstractHTTP2ServerConnectionFactory#newConnection} builds (Jetty 12.1.14, step by
-     * step), with {@link OneWriteSession} as the session: Jetty makes its session in that method only.
+     * step), with {@link OneWriteSession} as the session: Jetty makes its session in that method only; and
+     * {@link WholePrefaceParser} as the parser, which reads the client's preface SETTINGS in any pieces.
      */
     static HTTP2Connection newConnection(AbstractHTTP2ServerConnectionFactory factory, Connector connector, EndPoint endPoint,
                                          ServerSessionListener listener, UnaryOperator<HTTP2Connection> configure) {
@@ -47,7 +48,7 @@ final class SessionSetUp {
         generator.getHpackEncoder().setMaxHeaderListSize(maxResponseHeaderSize >= 0
                 ? maxResponseHeaderSize : factory.getHttpConfiguration().getResponseHeaderSize());
         FlowControlStrategy flowControl = factory.getFlowControlStrategyFactory().newFlowControlStrategy();
-        ServerParser parser = new ServerParser(connector.getByteBufferPool(), factory.getHttpConfiguration().getRequestHeaderSize(),
+        ServerParser parser = new WholePrefaceParser(connector.getByteBufferPool(), factory.getHttpConfiguration().getRequestHeaderSize(),
                 factory.getRateControlFactory().newRateControl(endPoint));
         parser.setMaxSettingsKeys(factory.getMaxSettingsKeys());
 
