@@ -27,6 +27,14 @@ class ProxyInteropTest {
     private static final String USER = "tester";
     private static final String PASSWORD = "s3cret";
     private static final String H2BENCH_PATH = "/small-text.txt";
+    /**
+     * The h2c Upgrade's object (23,100 bytes): curl 7.88 fails with exit 16 when more than 32 KiB of the upgraded
+     * connection come in the read that ends the 101 ({@code H2_BUFSIZE} in {@code Curl_http2_switched}, lib/http2.c:
+     * "connection buffer size is too small to store data following HTTP Upgrade response header"). h2bench sends
+     * the whole response right after the 101 (RFC 9113 3.2), and Apache relays it in reads as large as it got them:
+     * with the 44 kB text, 20 of 100 curls through Apache failed (2026-11-29). All of this object's frames fit.
+     */
+    private static final String H2BENCH_UPGRADE_PATH = "/img1.jpeg";
     private static final String NGINX_PATH = "/44kB.bin";
 
     private static H2BenchServer h2bench;
@@ -91,9 +99,10 @@ class ProxyInteropTest {
             case H2C, H2C_UPGRADE -> Listener.H2C;
             default -> Listener.H2;
         };
-        return new ProxyCell.Origin("h2bench", h2bench.port(listener), H2BENCH_PATH, null, "/option?size=100",
-                query -> h2bench.requestsReceived(H2BENCH_PATH + "?" + query),
-                (query, headers) -> h2bench.headerNamesReceived(H2BENCH_PATH + "?" + query).contains("proxy-authorization"));
+        String path = mode == InteropMode.H2C_UPGRADE ? H2BENCH_UPGRADE_PATH : H2BENCH_PATH;
+        return new ProxyCell.Origin("h2bench", h2bench.port(listener), path, null, "/option?size=100",
+                query -> h2bench.requestsReceived(path + "?" + query),
+                (query, headers) -> h2bench.headerNamesReceived(path + "?" + query).contains("proxy-authorization"));
     }
 
     private static ProxyCell.Origin nginxOrigin(InteropMode mode) {
