@@ -41,6 +41,12 @@ class Http3PriorityTest {
     private static final String SIZE = "2m";
     private static final int BYTES = 2 * 1024 * 1024;
     private static final long TIMEOUT_SECONDS = 20;
+    /**
+     * What a server may send of each response before the client reads: far below {@link #BYTES}, so that no
+     * response can end before the client has sent every request and PRIORITY_UPDATE. Read at once, response 0
+     * ended before the update that came after the requests in a fresh-clone CI run (order [0, 3, 1, 2], 2026-11-29).
+     */
+    private static final long RESPONSE_WINDOW = 64 * 1024;
 
     @TempDir
     static Path directory;
@@ -125,23 +131,26 @@ class Http3PriorityTest {
     /**
      * Sends one request per {@code headers} (its {@code priority} header, "" for none) at once on a new
      * connection, and PRIORITY_UPDATEs ({@code updates}: the request's index, its priority) before them or
-     * right after them: the requests' indexes in the order their responses completed.
+     * right after them, then reads the responses, each stalled at {@link #RESPONSE_WINDOW} until then: the
+     * requests' indexes in the order their responses completed.
      */
     private static List<Integer> completionOrder(int port, String path, List<String> headers, Map<Integer, String> updates,
                                                  boolean updatesFirst) throws Exception {
         List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
-        try (RawH3Client client = RawH3Client.start()) {
+        try (RawH3Client client = RawH3Client.startWithResponseWindow(RESPONSE_WINDOW)) {
             RawH3Client.Connection connection = client.connect("127.0.0.1", port).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (updatesFirst) {
                 updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field)); // client request streams: 0, 4, 8, ...
             }
             URI uri = URI.create("https://127.0.0.1:" + port + path);
             List<CompletableFuture<?>> responses = new ArrayList<>();
+            List<RawH3Client.Exchange> exchanges = new ArrayList<>();
             for (int n = 0; n < headers.size(); n++) {
                 int index = n;
                 String priority = headers.get(n);
                 RawH3Client.Request request = priority.isEmpty() ? RawH3Client.get(uri) : RawH3Client.get(uri).with("priority", priority);
-                RawH3Client.Exchange exchange = connection.request(request);
+                RawH3Client.Exchange exchange = connection.requestReadLater(request);
+                exchanges.add(exchange);
                 responses.add(exchange.response().thenRun(() -> {
                     assertThat(exchange.bodyBytes()).as("body of response %d", index).isEqualTo(BYTES);
                     completed.add(index);
@@ -150,6 +159,7 @@ class Http3PriorityTest {
             if (!updatesFirst) {
                 updates.forEach((index, field) -> connection.priorityUpdate(4L * index, field));
             }
+            exchanges.forEach(RawH3Client.Exchange::startReading);
             CompletableFuture.allOf(responses.toArray(CompletableFuture[]::new)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             connection.close();
         }

@@ -171,6 +171,14 @@ public final class RawH3Client implements AutoCloseable {
             send(request, new Exchange(false), false);
         }
 
+        /**
+         * Sends {@code request}'s HEADERS, ending the stream, and reads nothing of the response until
+         * {@link Exchange#startReading()}: the server may send no more than the client's response window.
+         */
+        Exchange requestReadLater(Request request) {
+            return send(request, new Exchange(false), false);
+        }
+
         private Exchange send(Request request, Exchange exchange, boolean read) {
             Http3.newRequestStreamBootstrap(quic, exchange).option(ChannelOption.AUTO_READ, read).create().addListener(created -> {
                 if (!created.isSuccess()) {
@@ -187,6 +195,7 @@ public final class RawH3Client implements AutoCloseable {
                 if (!exchange.lateFin) {
                     written.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
                 }
+                exchange.stream.complete(stream);
             });
             return exchange;
         }
@@ -199,6 +208,7 @@ public final class RawH3Client implements AutoCloseable {
         private final CompletableFuture<Integer> response = new CompletableFuture<>();
         private final CompletableFuture<Integer> head = new CompletableFuture<>();
         private final CompletableFuture<Void> finSent = new CompletableFuture<>();
+        private final CompletableFuture<QuicStreamChannel> stream = new CompletableFuture<>();
         private final AtomicLong bodyBytes = new AtomicLong();
         private volatile int status;
 
@@ -219,6 +229,11 @@ public final class RawH3Client implements AutoCloseable {
         /** The response body's bytes read so far. */
         public long bodyBytes() {
             return bodyBytes.get();
+        }
+
+        /** Reads the response from now on ({@link Connection#requestReadLater}), once its request has been sent. */
+        void startReading() {
+            stream.thenAccept(channel -> channel.config().setAutoRead(true));
         }
 
         /** Completed when the late FIN went out ({@link Connection#requestWithLateFin}). */
