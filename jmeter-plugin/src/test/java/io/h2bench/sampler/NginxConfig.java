@@ -15,6 +15,8 @@ import java.util.List;
 final class NginxConfig {
 
     static final Path NGINX = Path.of("/usr/sbin/nginx");
+    /** /echo's answer, given once the whole request body has been read. */
+    static final String ECHO_AFTER_BODY = "/echo-after-body";
 
     private NginxConfig() {
     }
@@ -35,6 +37,11 @@ final class NginxConfig {
                 + "    add_header X-Proxy-Authorization-Seen $http_proxy_authorization always;\n"
                 // nginx has no echo: it answers with the length it read, having discarded the body
                 + "    location = /echo { client_max_body_size 1m; return 200 \"received $content_length bytes\\n\"; }\n"
+                // the same answer once nginx has read the whole body (its proxy reads it before it asks /echo): /echo
+                // answers an h2 upload before it has come, then resets the stream (NO_ERROR), which curl 7.88 takes for
+                // a failure (exit 92) when it has body left to send
+                + "    location = " + ECHO_AFTER_BODY + " { client_max_body_size 1m; client_body_buffer_size 1m;"
+                + " proxy_pass http://" + host + ":" + h1 + "/echo; }\n"
                 + routes();
         return ("root".equals(System.getProperty("user.name")) ? "user www-data;\n" : "")
                 + "daemon off;\nworker_processes 1;\npid " + site.directory.resolve("nginx.pid") + ";\n"
