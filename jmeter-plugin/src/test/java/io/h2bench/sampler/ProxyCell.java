@@ -34,8 +34,11 @@ final class ProxyCell {
                   BiPredicate<String, String> leaked) {
     }
 
-    /** The row of the results table, and what was wrong (nothing for a pass). */
-    record Outcome(String row, List<String> problems) {
+    /**
+     * The line printed for the cell; what interop.sh's table says of a pass (empty: nothing); the mode goes through
+     * no proxy, and the sample said so; what was wrong (nothing for a pass).
+     */
+    record Outcome(String row, String note, boolean carriedNowhere, List<String> problems) {
     }
 
     /** What one client got: status, HTTP version ("1.1", "2"), body SHA-256, the origin saw Proxy-Authorization, the message. */
@@ -65,10 +68,18 @@ final class ProxyCell {
         this.wrongPassword = wrongPassword;
     }
 
+    /** The proxy, its credentials (none, Basic, wrong) and the origin: a row of interop.sh's table. */
+    String tableRow(Origin origin) {
+        return proxyName + " " + auth() + " " + origin.name();
+    }
+
+    private String auth() {
+        return credentials == null ? "none" : wrongPassword ? "wrong" : "Basic";
+    }
+
     Outcome run(InteropMode mode, Origin origin) throws Exception {
-        String auth = credentials == null ? "none" : wrongPassword ? "wrong" : "Basic";
-        String cell = proxyName + "-" + auth + "-" + origin.name() + "-" + mode.name();
-        String row = proxyName + "\t" + auth + "\t" + origin.name() + "\t" + mode.label;
+        String cell = proxyName + "-" + auth() + "-" + origin.name() + "-" + mode.name();
+        String row = proxyName + "\t" + auth() + "\t" + origin.name() + "\t" + mode.label;
         if (mode.mode != null && mode.mode.http3()) {
             return refused(mode, origin, cell, row);
         }
@@ -104,7 +115,7 @@ final class ProxyCell {
             problems.add("the proxy's log has no 407 of ours");
         }
         return new Outcome(row + "\t" + ours.getResponseCode() + " " + ours.getResponseMessage() + "\tHC4 " + theirs.getResponseCode()
-                + " " + theirs.getResponseMessage() + "\t" + (logged == null ? "-" : logged.trim()), problems);
+                + " " + theirs.getResponseMessage() + "\t" + (logged == null ? "-" : logged.trim()), "", false, problems);
     }
 
     private Outcome carried(InteropMode mode, Origin origin, String cell, String row) throws Exception {
@@ -140,17 +151,22 @@ final class ProxyCell {
         if (other && !ours.message().contains("was used")) {
             problems.add("ours used HTTP/" + ours.version() + " without saying so: " + ours.message());
         }
-        String post = post(mode, origin, cell, http11, problems);
-        String note = results.get(1).getSamplerData().contains("(reused)") ? ", 2nd reused" : "";
-        return new Outcome(row + "\t" + ours + note + "; " + post + "\t" + (http11 ? "HC4 " : "curl ") + peer + "\t"
-                + (logged == null ? "-" : logged.trim()), problems);
+        List<String> notes = new ArrayList<>();
+        if (other) {
+            notes.add("the GETs over HTTP/" + ours.version() + ", as " + (http11 ? "HttpClient4's" : "curl's") + ": " + ours.message());
+        }
+        String post = post(mode, origin, cell, http11, problems, notes);
+        String reused = results.get(1).getSamplerData().contains("(reused)") ? ", 2nd reused" : "";
+        return new Outcome(row + "\t" + ours + reused + "; " + post + "\t" + (http11 ? "HC4 " : "curl ") + peer + "\t"
+                + (logged == null ? "-" : logged.trim()), String.join("; ", notes), false, problems);
     }
 
     /**
      * A new user's POST of {@link InteropSite#POST_BODY} (its first request, so with credentials the
      * proxy's 407 comes on it and the body goes again), beside the peer's: the origin read the whole body.
      */
-    private String post(InteropMode mode, Origin origin, String cell, boolean http11, List<String> problems) throws Exception {
+    private String post(InteropMode mode, Origin origin, String cell, boolean http11, List<String> problems, List<String> notes)
+            throws Exception {
         String query = "cell=" + cell + "-post";
         Http2Sampler sampler = aimedAt(new Http2Sampler(), "POST", mode, origin, origin.postPath(), query + "-ours");
         sampler.setHttpVersion(mode.mode);
@@ -180,7 +196,11 @@ final class ProxyCell {
         if (!oursSaid.equals(expected) || !peerRead.equals(expected)) {
             problems.add("POST: ours " + oursSaid + " (" + ours.getResponseMessage() + "), peer " + peerRead + ", not " + expected);
         }
-        return "POST " + oursSaid + " read" + (ours.getResponseMessage().contains("was used") ? " over HTTP/1.1" : "");
+        boolean other = ours.getResponseMessage().contains("was used");
+        if (other) {
+            notes.add(notes.isEmpty() ? "the POST over HTTP/1.1: " + ours.getResponseMessage() : "the POST too");
+        }
+        return "POST " + oursSaid + " read" + (other ? " over HTTP/1.1" : "");
     }
 
     private static String received(String response) {
@@ -209,7 +229,8 @@ final class ProxyCell {
             problems.add("ours reached " + (proxy.accessLog().contains(query) ? "the proxy" : "the origin"));
         }
         String peer = "curl: no HTTP/3 in Debian's build";
-        return new Outcome(row + "\tfails: " + result.getResponseMessage() + "\t" + peer + "\t-", problems);
+        return new Outcome(row + "\tfails: " + result.getResponseMessage() + "\t" + peer + "\t-", result.getResponseMessage(), true,
+                problems);
     }
 
     private Seen seen(HTTPSampleResult result, Origin origin, String query) {

@@ -4,8 +4,12 @@ import io.h2bench.parity.TempDirs;
 import io.h2bench.server.H2BenchServer;
 import io.h2bench.server.Listener;
 import io.h2bench.server.ServerSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,8 +23,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * for HTTP/1.1, curl's {@code -x} where HttpClient4 has no such mode): status, protocol, body bytes;
  * no {@code Proxy-Authorization} reached the origin (h2bench's server lists the header names it got,
  * nginx sends them back in {@code X-Proxy-Authorization-Seen}); the proxy's log has the request or the
- * tunnel, by the user when there are credentials. What no HTTP proxy carries (h2c by prior knowledge,
- * HTTP/3) fails saying why, and reaches neither the proxy nor the origin.
+ * tunnel, by the user when there are credentials. What no HTTP proxy carries (HTTP/3)
+ * fails saying why, and reaches neither the proxy nor the origin. Each cell is written to
+ * {@code target/interop/proxies/<proxy>-<credentials>.tsv} for benchmarks/interop.sh's proxy table.
  */
 class ProxyInteropTest {
 
@@ -72,24 +77,36 @@ class ProxyInteropTest {
             throws Exception {
         SoftAssertions softly = new SoftAssertions();
         String user = password.equals("none") ? null : USER;
+        List<String> lines = new ArrayList<>();
         try (ForwardProxy proxy = proxyName.equals("squid") ? SquidProxy.start(user, PASSWORD)
                 : ApacheForwardProxy.start(h2bench.port(Listener.H2C), user, PASSWORD)) {
             ProxyCell cells = new ProxyCell(proxy, proxyName, user == null ? null : USER + ":" + password, !password.equals(PASSWORD)
                     && user != null);
             for (InteropMode mode : InteropMode.values()) {
                 if (mode != InteropMode.SCHEME_HTTP) { // the same as h1 through a proxy
-                    check(softly, cells, mode, h2benchOrigin(mode));
-                    check(softly, cells, mode, nginxOrigin(mode));
+                    lines.add(check(softly, cells, mode, h2benchOrigin(mode)));
+                    lines.add(check(softly, cells, mode, nginxOrigin(mode)));
                 }
             }
+        } finally {
+            Path out = Files.createDirectories(Path.of("target", "interop", "proxies"));
+            Files.write(out.resolve(proxyName + "-" + (user == null ? "none" : password.equals(PASSWORD) ? "Basic" : "wrong") + ".tsv"),
+                    lines);
         }
         softly.assertAll();
     }
 
-    private static void check(SoftAssertions softly, ProxyCell cells, InteropMode mode, ProxyCell.Origin origin) throws Exception {
+    /** Runs the cell, and returns its line for benchmarks/interop.sh's table: row, mode, verdict, milliseconds, detail. */
+    private static String check(SoftAssertions softly, ProxyCell cells, InteropMode mode, ProxyCell.Origin origin) throws Exception {
+        long start = System.nanoTime();
         ProxyCell.Outcome outcome = cells.run(mode, origin);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         System.out.println("PROXY-CELL\t" + outcome.row());
         softly.assertThat(outcome.problems()).as(outcome.row()).isEmpty();
+        String verdict = !outcome.problems().isEmpty() ? "FAIL" : outcome.carriedNowhere() ? "NOT_OFFERED" : "PASS";
+        String detail = verdict.equals("FAIL") ? String.join("; ", outcome.problems()) : outcome.note();
+        return String.join("\t", cells.tableRow(origin), mode.name(), verdict, Long.toString(millis),
+                detail.replace('\t', ' ').replace('\n', ' '));
     }
 
     private static ProxyCell.Origin h2benchOrigin(InteropMode mode) {
