@@ -66,7 +66,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
     private final KeyManagerFactory keys;
     private final QuicOptions options;
     private EventLoopGroup loop;
-    /** Each client address's QUIC connection, for the {@link Pacer}'s rate. */
+    /** Each client address's QUIC connection, for the {@link Pacer}'s rate (when the listener has one). */
     private final Map<InetSocketAddress, QuicChannel> connections = new ConcurrentHashMap<>();
     private volatile Channel udp;
 
@@ -122,6 +122,8 @@ public final class Http3Connector extends AbstractNetworkConnector {
         String host = getHost() == null ? "0.0.0.0" : getHost();
         DatagramChannel socket = opener.open(new InetSocketAddress(host, getPort()));
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), NioIoHandler.newFactory());
+        // quiche paces itself when built with h2bench's pacing patch; Netty's own quiche needs the Java pacer
+        boolean javaPacer = !QuicheLibrary.loaded().pacesWhenBuilding();
         try {
             ChannelHandler codec = codec();
             udp = new Bootstrap().group(loop).channelFactory(() -> new NioDatagramChannel(socket))
@@ -130,8 +132,12 @@ public final class Http3Connector extends AbstractNetworkConnector {
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel datagrams) {
-                            // The pacer between the codec and the socket: the codec's datagrams pass it on their way out.
-                            datagrams.pipeline().addLast(new Pacer(connections::get), codec);
+                            // The Java pacer, when there is one, between the codec and the socket: the codec's datagrams
+                            // pass it on their way out.
+                            if (javaPacer) {
+                                datagrams.pipeline().addLast(new Pacer(connections::get));
+                            }
+                            datagrams.pipeline().addLast(codec);
                         }
                     })
                     .register().sync().channel();

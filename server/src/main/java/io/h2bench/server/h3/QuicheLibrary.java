@@ -31,6 +31,7 @@ public record QuicheLibrary(String location, String build) {
     /** quiche's version in Netty 4.2.18's library (its jar's manifest names that release's revision). */
     static final String NETTY_QUICHE = "quiche 0.29.3";
     private static final String MARKER = "h2bench-quiche-build: ";
+    private static final String PACING_PATCH = "quiche-pacing-";
 
     /** The library Netty's loader takes in this JVM. */
     public static QuicheLibrary loaded() {
@@ -60,10 +61,21 @@ public record QuicheLibrary(String location, String build) {
         return build != null;
     }
 
+    /**
+     * Whether this quiche paces by building each packet when it may leave (quiche-pacing-builds-when-due.patch):
+     * then the listener needs no {@link Pacer} of its own, and must have none (it would hold what quiche just built).
+     */
+    public boolean pacesWhenBuilding() {
+        return build != null && build.contains(PACING_PATCH);
+    }
+
     /** For the banner's QUIC line. */
     public String describe() {
         if (location == null) {
             return "no quiche library found (" + FILE_NAME + ")";
+        }
+        if (pacesWhenBuilding()) {
+            return build.substring(0, build.indexOf(" with ")) + " with h2bench's CUBIC and pacing patches";
         }
         if (patched()) {
             return build.substring(0, build.indexOf(" with ")) + " with h2bench's CUBIC patches";

@@ -29,6 +29,18 @@ class QuicheLibraryTest {
     }
 
     @Test
+    void shouldPaceInsideQuicheWhenTheBuildCarriesThePacingPatch() {
+        QuicheLibrary cubicOnly = new QuicheLibrary("/lib", "quiche 0.29.3 with quiche-cubic-no-rollback.patch");
+        QuicheLibrary paced = new QuicheLibrary("/lib",
+                "quiche 0.29.3 with quiche-cubic-no-rollback.patch quiche-pacing-builds-when-due.patch");
+
+        assertThat(cubicOnly.pacesWhenBuilding()).isFalse();
+        assertThat(new QuicheLibrary("/lib", null).pacesWhenBuilding()).isFalse();
+        assertThat(paced.pacesWhenBuilding()).isTrue();
+        assertThat(paced.describe()).isEqualTo("quiche 0.29.3 with h2bench's CUBIC and pacing patches");
+    }
+
+    @Test
     void shouldFindNoBuildWhenTheLibraryIsNettysOwn() throws Exception {
         // the tests' class path holds Netty's copy only: the build's goes on java.library.path
         URL nettys = Quic.class.getClassLoader().getResource("META-INF/native/" + QuicheLibrary.FILE_NAME);

@@ -32,6 +32,7 @@ final class QuicheQlog {
     private static final Pattern ACKED_RANGES = Pattern.compile("\"frame_type\":\"ack\"[^\\]]*\"acked_ranges\":\\[([0-9,\\[\\] ]*)\\]");
     private static final Pattern TIME = Pattern.compile("\\{\"time\":([0-9.]+)");
     private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
+    private static final Pattern LATEST_RTT = Pattern.compile("\"latest_rtt\":([0-9.]+)");
     private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:,(\\d+))?\\]");
     /** A frame that makes the peer acknowledge its packet: any but ACK and PADDING. */
     private static final Pattern ACK_ELICITING = Pattern.compile("\"frame_type\":\"(?!ack\"|padding\")");
@@ -148,6 +149,18 @@ final class QuicheQlog {
         }
         assertThat(lowest).as("a min_rtt in the server's qlog").isLessThan(Double.MAX_VALUE);
         return lowest;
+    }
+
+    /** The median of the RTT samples quiche took ({@code latest_rtt}, ms): the time from each packet built to its ACK. */
+    double medianRttSampleMillis() {
+        Matcher sample = LATEST_RTT.matcher(qlog);
+        List<Double> samples = new ArrayList<>();
+        while (sample.find()) {
+            samples.add(Double.parseDouble(sample.group(1)));
+        }
+        assertThat(samples).as("RTT samples in the server's qlog").isNotEmpty();
+        samples.sort(null);
+        return samples.get(samples.size() / 2);
     }
 
     /** The congestion window quiche held (B) when it sent the first packet carrying bytes of the stream. */
