@@ -31,7 +31,7 @@ public record QuicheLibrary(String location, String build) {
     /** quiche's version in Netty 4.2.18's library (its jar's manifest names that release's revision). */
     static final String NETTY_QUICHE = "quiche 0.29.3";
     private static final String MARKER = "h2bench-quiche-build: ";
-    private static final String PACING_PATCH = "quiche-pacing-";
+    private static final String PACING_PATCH = "quiche-pacing-builds-when-due.patch";
 
     /** The library Netty's loader takes in this JVM. */
     public static QuicheLibrary loaded() {
