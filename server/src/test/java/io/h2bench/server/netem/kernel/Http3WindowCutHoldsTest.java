@@ -50,8 +50,12 @@ class Http3WindowCutHoldsTest {
         assertThat(cuts).as("the window cuts at a loss (B): before, cut, next").hasSizeGreaterThanOrEqualTo(3);
         assertThat(cuts).as("every cut at a loss holds (B), with %s", library)
                 .noneMatch(QuicheQlog.WindowCut::undone);
-        // each a cut by CUBIC's beta (0.7), not a collapse to the minimum window
-        assertThat(cuts).allSatisfy(cut -> assertThat(cut.cut()).as("%s", cut).isBetween(cut.before() / 2, cut.before() * 9 / 10));
+        // each a cut by CUBIC's beta (0.7), not a collapse to the minimum window. The first, in slow start, is made
+        // from the window its ACK's packets grew first (the test below), which can be a third larger than the one
+        // logged before that ACK (66,792 B grown to about 90,000, cut to 63,016, in one CI run): only no collapse there.
+        assertThat(cuts.get(0).cut()).as("%s", cuts.get(0)).isGreaterThanOrEqualTo(cuts.get(0).before() / 2);
+        assertThat(cuts.subList(1, cuts.size()))
+                .allSatisfy(cut -> assertThat(cut.cut()).as("%s", cut).isBetween(cut.before() / 2, cut.before() * 9 / 10));
     }
 
     /**
