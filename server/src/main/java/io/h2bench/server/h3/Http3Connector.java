@@ -66,8 +66,15 @@ public final class Http3Connector extends AbstractNetworkConnector {
     private final KeyManagerFactory keys;
     private final QuicOptions options;
     private EventLoopGroup loop;
-    /** Each client address's QUIC connection, for the {@link Pacer}'s rate (when the listener has one). */
+    /** Each client address's QUIC connection, for the {@link Pacer}'s rate; kept only when the listener has one. */
     private final Map<InetSocketAddress, QuicChannel> connections = new ConcurrentHashMap<>();
+    /**
+     * Netty's own quiche needs the Java {@link Pacer}; h2bench's patched one gates its CUBIC and Reno itself. BBR
+     * (quiche 0.29's gcongestion, not gated: its pacer only sets {@code send_info.at}, which Netty ignores) then goes
+     * without the Java pacer too: at the client, a 2 MiB at 100 ms brought at most 50 datagrams within a millisecond,
+     * 29 with the Java pacer (2026-11-29; the Java pacer also puts its hold into quiche's RTT samples).
+     */
+    private final boolean javaPacer;
     private volatile Channel udp;
 
     /** A connector serving {@code server}'s handlers over HTTP/3, with the TLS key and certificate of {@code keys}. */
@@ -76,6 +83,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
         this.configuration = configuration;
         this.keys = keys;
         this.options = options;
+        this.javaPacer = !QuicheLibrary.loaded().pacesWhenBuilding();
     }
 
     HttpConfiguration configuration() {
@@ -122,8 +130,6 @@ public final class Http3Connector extends AbstractNetworkConnector {
         String host = getHost() == null ? "0.0.0.0" : getHost();
         DatagramChannel socket = opener.open(new InetSocketAddress(host, getPort()));
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), NioIoHandler.newFactory());
-        // quiche paces itself when built with h2bench's pacing patch; Netty's own quiche needs the Java pacer
-        boolean javaPacer = !QuicheLibrary.loaded().pacesWhenBuilding();
         try {
             ChannelHandler codec = codec();
             udp = new Bootstrap().group(loop).channelFactory(() -> new NioDatagramChannel(socket))
@@ -179,7 +185,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
                     @Override
                     protected void initChannel(QuicChannel quic) {
                         QuicConnectionMetaData connection = new QuicConnectionMetaData(Http3Connector.this, quic);
-                        if (quic.remoteSocketAddress() instanceof InetSocketAddress peer) {
+                        if (javaPacer && quic.remoteSocketAddress() instanceof InetSocketAddress peer) {
                             connections.put(peer, quic);
                             quic.closeFuture().addListener(closed -> connections.remove(peer, quic));
                         }

@@ -33,8 +33,19 @@ public record QuicheLibrary(String location, String build) {
     private static final String MARKER = "h2bench-quiche-build: ";
     private static final String PACING_PATCH = "quiche-pacing-builds-when-due.patch";
 
-    /** The library Netty's loader takes in this JVM. */
+    /**
+     * The library Netty's loader takes in this JVM, read once: a JVM loads one, and it is 6 MB to scan (the banner
+     * and each h3 listener's start ask).
+     */
     public static QuicheLibrary loaded() {
+        return Loaded.LIBRARY;
+    }
+
+    private static final class Loaded {
+        static final QuicheLibrary LIBRARY = read();
+    }
+
+    private static QuicheLibrary read() {
         try {
             for (String directory : libraryPath()) {
                 Path file = Path.of(directory).resolve(FILE_NAME);
