@@ -55,6 +55,10 @@ usage: benchmarks/h3-peers.sh [options]
                       settings as h2bench's defaults) or caddy (for --h3-initial-window 32);
                       default gtlsserver
   --timeout S         seconds one download may take before it counts as failed; default 120
+  --client-buffer B   the socket receive buffer gtlsclient gets, in bytes (benchmarks/receive-buffer.c,
+                      built with gcc, loaded into it: it asks for none, so it has
+                      net.core.rmem_default, 208 KiB, and the bursts of a server with a large window
+                      overflow it); default 7340032, quic-go's; 0 leaves the system's default
   --out DIR           output directory; default target/h2bench-h3-peers (emptied first)
   --qlog              also write qlogs into DIR/qlog: h2bench's (--qlog-dir), gtlsserver's and the
                       client's, one file per connection (Caddy writes none). For finding why two
@@ -82,7 +86,7 @@ cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
 servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
 loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
-server_jar_b="" server_args_b="" warm="" gap=1.75s
+server_jar_b="" server_args_b="" warm="" gap=1.75s client_buffer=7340032
 command_line="benchmarks/h3-peers.sh"
 for arg in "$@"; do
   case "$arg" in *[[:space:]]*|"") command_line="$command_line \"$arg\"" ;; *) command_line="$command_line $arg" ;; esac
@@ -93,7 +97,7 @@ while [ $# -gt 0 ]; do
     -h|--help) usage; exit 0 ;;
     --qlog) qlog="$out"; shift; continue ;;
     --warm) warm=yes; shift; continue ;;
-    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer|--server-jar-b|--server-args-b|--gap)
+    --server-jar|--servers|--sizes|--rounds|--latency|--loss|--gtlsserver-cc|--timeout|--out|--server-args|--band-peer|--server-jar-b|--server-args-b|--gap|--client-buffer)
       [ $# -ge 2 ] || die_usage "$1 needs a value" ;;
     *) die_usage "unknown option $1" ;;
   esac
@@ -112,6 +116,7 @@ while [ $# -gt 0 ]; do
     --server-jar-b) server_jar_b="$2" ;;
     --server-args-b) server_args_b="$2" ;;
     --gap) gap="$2" ;;
+    --client-buffer) client_buffer="$2" ;;
   esac
   shift 2
 done
@@ -152,6 +157,8 @@ done
 [[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%?$ ]] || die_usage "--loss takes a percentage such as 1% or 0.3%"
 case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
 case "$band_peer" in gtlsserver|caddy) ;; *) die_usage "--band-peer is gtlsserver or caddy" ;; esac
+[[ "$client_buffer" =~ ^(0|[1-9][0-9]{3,8})$ ]] && { [ "$client_buffer" = 0 ] || [ "$client_buffer" -ge 4096 ]; } ||
+  die_usage "--client-buffer takes 0 or a number of bytes from 4096 to 999999999"
 [[ "$gap" =~ ^[0-9]+(\.[0-9]+)?(ms|s)$ ]] || die_usage "--gap takes a duration such as 1.75s or 500ms"
 [ -z "$warm" ] || case " $sizes " in *" page "*) die_usage "--warm downloads one object per connection: not the page" ;; esac
 read -r -a extra_server_args <<<"$server_args"
@@ -167,6 +174,7 @@ needed="java gtlsclient openssl python3 nsenter ss timeout"
 case " $servers " in *" gtlsserver "*) needed="$needed gtlsserver" ;; esac
 case " $servers " in *" caddy "*) needed="$needed caddy" ;; esac
 [ -z "$warm" ] || needed="$needed go"
+[ -n "$warm" ] || [ "$client_buffer" = 0 ] || needed="$needed gcc"
 for tool in $needed; do
   command -v "$tool" >/dev/null ||
     { echo "h3-peers.sh: needs $tool (apt-get install ngtcp2-client ngtcp2-server caddy openssl python3 util-linux iproute2)" >&2; exit 1; }
@@ -199,6 +207,16 @@ mkdir -p "$tmp/docs" "$tmp/download" "$tmp/caddy"
 if [ -n "$warm" ]; then
   (cd "$root/benchmarks/h3warm" && go build -o "$tmp/h3warm" .) ||
     { echo "h3-peers.sh: could not build benchmarks/h3warm (its modules: go mod download in benchmarks/h3warm)" >&2; exit 1; }
+fi
+# gtlsclient's receive buffer: the preloaded socket() asks for it; python3's socket checks it took
+client_env=()
+if [ -z "$warm" ] && [ "$client_buffer" != 0 ]; then
+  gcc -shared -fPIC -O2 -o "$tmp/receive-buffer.so" "$root/benchmarks/receive-buffer.c" -ldl ||
+    { echo "h3-peers.sh: could not build benchmarks/receive-buffer.c" >&2; exit 1; }
+  client_env=(env "H2BENCH_RECEIVE_BUFFER=$client_buffer" "LD_PRELOAD=$tmp/receive-buffer.so")
+  granted="$("${client_env[@]}" python3 -c 'import socket; print(socket.socket(socket.AF_INET, socket.SOCK_DGRAM).getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF))')"
+  [ "$granted" = $((2 * client_buffer)) ] ||
+    { echo "h3-peers.sh: asked for a $client_buffer B receive buffer, the kernel gave ${granted:-none} (not 2 x $client_buffer)" >&2; exit 1; }
 fi
 
 echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar")${server_args:+, $server_args})" >&2
@@ -340,7 +358,7 @@ fetch() {
   drops0="$(udp_receive_buffer_errors)"
   t0="$EPOCHREALTIME"
   [ -z "$qlog" ] || mkdir -p "$qlog/client-of-$server"
-  timeout "$timeout_s" gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
+  timeout "$timeout_s" ${client_env[@]+"${client_env[@]}"} gtlsclient "${quiet[@]}" --no-quic-dump --no-http-dump --exit-on-all-streams-close \
     ${qlog:+--qlog-dir="$qlog/client-of-$server"} --download="$tmp/download" "$host" "$(port_of_server "$server")" "${urls[@]}" >"$log" 2>&1 &
   client_pid=$!
   wait "$client_pid" || status=$?
@@ -441,7 +459,7 @@ done
   if [ -n "$warm" ]; then
     echo "client: benchmarks/h3warm (quic-go $(sed -n 's/^require github.com\/quic-go\/quic-go //p' "$root/benchmarks/h3warm/go.mod"), $(go env GOVERSION)), a new process and connection per cold download (dial to last byte), then $gap idle and the same object on that connection (request to last byte)"
   else
-    echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit"
+    echo "client: gtlsclient (ngtcp2-client $(dpkg-query -W -f '${Version}' ngtcp2-client 2>/dev/null || echo '?')), a new process and connection per download, wall time from start to exit; socket receive buffer $( [ "$client_buffer" = 0 ] && echo "the system's default ($(sysctl -n net.core.rmem_default) B)" || echo "$client_buffer B (--client-buffer)")"
   fi
   echo "server args: ${server_args:-none}"
   # Every server serves this certificate; its handshake's size moves ngtcp2's first windows (benchmarks page, 44 kB)
