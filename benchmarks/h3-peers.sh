@@ -45,7 +45,9 @@ usage: benchmarks/h3-peers.sh [options]
   --rounds N          downloads per server and size; default 8
   --latency D         round trip of the kernel link (the server's --latency); default 100ms
   --loss P            loss on the link, both directions (the server's --loss: random draws unless
-                      --server-args sets --loss-pattern per-connection); default 0%
+                      --server-args sets --loss-pattern: nth-connection gives each server's n-th
+                      download the same losses, its next download others, so that the servers
+                      compare over as many loss patterns as rounds); default 0%
   --gtlsserver-cc CC  gtlsserver's congestion control (cubic, reno, bbr, bbr2); default cubic, as
                       h2bench's quiche. Its initial window (10 packets) and Caddy's settings are fixed
   --server-args "..." more options for the h2bench server, after the script's own (--engine kernel

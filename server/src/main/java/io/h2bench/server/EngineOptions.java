@@ -28,8 +28,10 @@ public final class EngineOptions {
     String congestionControl = LinkOptions.DEFAULT_CONGESTION_CONTROL;
 
     @Option(names = "--loss-pattern", paramLabel = "PATTERN", converter = LossPatternConverter.class,
-            description = "Kernel engine: random (default: every packet, as tc netem) or per-connection (data packets "
-                    + "only, the same ones on every connection, so that clients compare sample by sample).")
+            description = "Kernel engine: random (default: every packet, as tc netem), per-connection (data packets "
+                    + "only, the same ones on every connection, so that clients compare sample by sample) or "
+                    + "nth-connection (as per-connection, but each server port's n-th connection meets pattern n, so that "
+                    + "servers taking turns compare over many patterns).")
     LossPattern lossPattern = LossPattern.RANDOM;
 
     @Parameters(paramLabel = "COMMAND", arity = "0..*",

@@ -130,7 +130,7 @@ class MainTest {
         int code = run("--loss", "1%", "--loss-pattern", "bursty");
 
         assertThat(code).isEqualTo(2);
-        assertThat(text(err)).contains("--loss-pattern must be random or per-connection, not 'bursty'")
+        assertThat(text(err)).contains("--loss-pattern must be random, per-connection or nth-connection, not 'bursty'")
                 .doesNotContain("at io.h2bench");
     }
 

@@ -16,14 +16,22 @@ public enum LossPattern {
      * Two clients that send the same bytes see the same losses, so their times can be compared
      * sample by sample; the share lost is still the loss probability.
      */
-    PER_CONNECTION;
+    PER_CONNECTION,
+    /**
+     * As {@link #PER_CONNECTION}, but the pattern is the connection's number among those to its
+     * server's port: every server's n-th connection loses the same packets, its next connection
+     * others. Servers that take turns over the same requests are compared over as many loss
+     * patterns as connections, each pattern met by every server once.
+     */
+    NTH_CONNECTION;
 
-    /** Reads {@code random} or {@code per-connection}. */
+    /** Reads {@code random}, {@code per-connection} or {@code nth-connection}. */
     public static LossPattern parse(String value) {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalArgumentException("--loss-pattern must be random or per-connection, not '" + value + "'",
+            throw new IllegalArgumentException(
+                    "--loss-pattern must be random, per-connection or nth-connection, not '" + value + "'",
                     unknown);
         }
     }

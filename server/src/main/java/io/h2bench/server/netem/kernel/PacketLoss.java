@@ -23,7 +23,9 @@ interface PacketLoss {
         }
         return switch (pattern) {
             case RANDOM -> new RandomLoss(probability, directionSeed);
-            case PER_CONNECTION -> new PerConnectionLoss(probability, directionSeed);
+            case PER_CONNECTION -> new PerConnectionLoss(probability, directionSeed, PerConnectionLoss.Patterns.ONE);
+            case NTH_CONNECTION -> new PerConnectionLoss(probability, directionSeed,
+                    down ? PerConnectionLoss.Patterns.BY_SOURCE_PORT : PerConnectionLoss.Patterns.BY_DESTINATION_PORT);
         };
     }
 }

@@ -1,6 +1,7 @@
 package io.h2bench.server.netem.kernel;
 
 import com.sun.jna.Pointer;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,15 +11,29 @@ import java.util.Map;
  * the packet's index among its flow's new data since the SYN (a UDP flow: among its datagrams); a
  * TCP retransmission's place is its index among the flow's retransmissions, so it can be lost too,
  * as on any link, and the same way on each connection. Packets without data (SYN, pure ACKs, FIN)
- * pass.
+ * pass. With {@link LossPattern#NTH_CONNECTION} the hash also takes the connection's number among
+ * those to its server's port and protocol, counted as this direction first sees them.
  */
 final class PerConnectionLoss implements PacketLoss {
+
+    /** Whose connections share a pattern. */
+    enum Patterns {
+        /** Every connection: one pattern. */
+        ONE,
+        /** The n-th connection to each server port, the server's port the packet's source (the down direction). */
+        BY_SOURCE_PORT,
+        /** The same, the server's port the packet's destination (the up direction). */
+        BY_DESTINATION_PORT
+    }
 
     /** Flows remembered; the least recently seen is forgotten beyond this. */
     private static final int MAX_FLOWS = 4096;
 
     private final double probability;
     private final long seed;
+    private final Patterns patterns;
+    /** Connections seen so far per server port and protocol, for {@link Patterns#BY_SOURCE_PORT} and its twin. */
+    private final Map<Integer, Long> connections = new HashMap<>();
     private final byte[] header = new byte[PacketHeader.MAX_BYTES];
     private final Map<PacketHeader.Flow, FlowState> flows = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
@@ -28,9 +43,10 @@ final class PerConnectionLoss implements PacketLoss {
     };
     private long lost;
 
-    PerConnectionLoss(double probability, long seed) {
+    PerConnectionLoss(double probability, long seed, Patterns patterns) {
         this.probability = probability;
         this.seed = seed;
+        this.patterns = patterns;
     }
 
     @Override
@@ -45,14 +61,15 @@ final class PerConnectionLoss implements PacketLoss {
             return false;
         }
         if (packet.syn()) {
-            flows.put(packet.flow(), new FlowState(packet.sequence() + 1));
+            flows.put(packet.flow(), new FlowState(packet.sequence() + 1, patternOf(packet.flow())));
             return false;
         }
         if (packet.payload() <= 0) {
             return false;
         }
-        FlowState flow = flows.computeIfAbsent(packet.flow(), f -> new FlowState(packet.sequence()));
-        boolean drop = isLost(packet.tcp() ? flow.placeOfSegment(packet.sequence(), packet.payload()) : flow.nextPacket());
+        FlowState flow = flows.computeIfAbsent(packet.flow(), f -> new FlowState(packet.sequence(), patternOf(f)));
+        long place = packet.tcp() ? flow.placeOfSegment(packet.sequence(), packet.payload()) : flow.nextPacket();
+        boolean drop = isLost(flow.pattern, place);
         if (drop) {
             lost++;
         }
@@ -64,8 +81,18 @@ final class PerConnectionLoss implements PacketLoss {
         return lost;
     }
 
-    private boolean isLost(long place) {
-        long mixed = mix(mix(seed) + place * 0x9E3779B97F4A7C15L);
+    /** The pattern a new flow takes: 0 for every flow, or its number among its server port's flows. */
+    private long patternOf(PacketHeader.Flow flow) {
+        int serverPort = switch (patterns) {
+            case ONE -> -1;
+            case BY_SOURCE_PORT -> flow.ports() >>> 16;
+            case BY_DESTINATION_PORT -> flow.ports() & 0xFFFF;
+        };
+        return serverPort < 0 ? 0 : connections.merge(flow.protocol() << 16 | serverPort, 1L, Long::sum) - 1;
+    }
+
+    private boolean isLost(long pattern, long place) {
+        long mixed = mix(mix(seed + pattern * 0xD1B54A32D192ED03L) + place * 0x9E3779B97F4A7C15L);
         return (mixed >>> 11) * 0x1.0p-53 < probability;
     }
 
@@ -85,12 +112,14 @@ final class PerConnectionLoss implements PacketLoss {
         /** Retransmissions count from here, apart from new data. */
         private static final long RESENT = 1L << 62;
 
+        private final long pattern;
         private long next;
         private long packets;
         private long resent;
 
-        FlowState(long firstSequence) {
+        FlowState(long firstSequence, long pattern) {
             this.next = firstSequence;
+            this.pattern = pattern;
         }
 
         /** The place of a TCP segment: its index among new data, or among the flow's retransmissions. */

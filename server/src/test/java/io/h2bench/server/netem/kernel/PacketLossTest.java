@@ -55,8 +55,8 @@ class PacketLossTest {
 
     @Test
     void shouldLoseARetransmissionAsOftenAsNewDataAndTheSameOnesEachTime() {
-        PerConnectionLoss first = new PerConnectionLoss(0.3, 5);
-        PerConnectionLoss second = new PerConnectionLoss(0.3, 5);
+        PerConnectionLoss first = new PerConnectionLoss(0.3, 5, PerConnectionLoss.Patterns.ONE);
+        PerConnectionLoss second = new PerConnectionLoss(0.3, 5, PerConnectionLoss.Patterns.ONE);
         int lostResendings = 0;
         for (PerConnectionLoss loss : List.of(first, second)) {
             loss.drops(header(tcp(443, 40_000, 0, PacketHeader.SYN, 0)));
@@ -88,6 +88,44 @@ class PacketLossTest {
         }
 
         assertThat(first).isEqualTo(second).hasSizeBetween(70, 130);
+    }
+
+    @Test
+    void shouldLoseTheSameDatagramsOnTheNthConnectionOfEveryServerPortAndOthersOnTheNext() {
+        PacketLoss down = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.05, 1, true);
+        PacketLoss up = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.05, 1, false);
+
+        List<Integer> firstTo443 = lostDatagrams(down, 443, 50_000);
+        lostSegments(down, 443, 40_000, 0);
+        List<Integer> secondTo443 = lostDatagrams(down, 443, 50_001);
+        List<Integer> firstTo4433 = lostDatagrams(down, 4433, 50_002);
+        List<Integer> secondTo4433 = lostDatagrams(down, 4433, 50_003);
+        List<Integer> firstUpTo443 = lostDatagrams(up, 50_004, 443);
+        List<Integer> secondUpTo443 = lostDatagrams(up, 50_005, 443);
+        List<Integer> firstUpTo4433 = lostDatagrams(up, 50_006, 4433);
+
+        assertThat(firstTo4433).isEqualTo(firstTo443).hasSizeBetween(70, 130);
+        assertThat(secondTo4433).isEqualTo(secondTo443).isNotEqualTo(firstTo443).hasSizeBetween(70, 130);
+        assertThat(firstUpTo4433).isEqualTo(firstUpTo443).isNotEqualTo(secondUpTo443).isNotEqualTo(firstTo443);
+    }
+
+    @Test
+    void shouldLoseOnTheFirstConnectionOfEachPortWhatPerConnectionLosesOnEvery() {
+        PacketLoss numbered = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.05, 3, true);
+        PacketLoss same = PacketLoss.of(LossPattern.PER_CONNECTION, 0.05, 3, true);
+
+        assertThat(lostDatagrams(numbered, 443, 50_000)).isEqualTo(lostDatagrams(same, 443, 50_000));
+    }
+
+    /** Indexes of the lost datagrams among a new UDP flow's first 2,000. */
+    private static List<Integer> lostDatagrams(PacketLoss loss, int sourcePort, int destinationPort) {
+        List<Integer> lost = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            if (loss.drops(udp(sourcePort, destinationPort, 1200), 1248)) {
+                lost.add(i);
+            }
+        }
+        return lost;
     }
 
     /** Indexes of the lost data segments of one connection, from its SYN on. */
