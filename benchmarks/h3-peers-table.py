@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """benchmarks/h3-peers.sh's table.
 
-  h3-peers-table.py RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES" [BAND_PEER]
+  h3-peers-table.py [--paired] RESULTS.csv HANDSHAKE.csv RTT_MS "SERVERS" "SIZES" [BAND_PEER]
 
 With h2bench-b among SERVERS (a second h2bench build, h3-peers.sh --server-jar-b), a second table
 gives its ratios and band the same way.
@@ -13,7 +13,8 @@ fetch per server. Prints Markdown: per size and server the median and p90 (neare
 downloads, the median in round trips of the link, and h2bench's ratio to each peer, with issue 38's
 band for BAND_PEER (same client, same congestion settings: median within 5 %, p90 within 15 %):
 gtlsserver by default, caddy when h2bench runs with quic-go's initial window of 32; then what
-gtlsclient's log said of each server's handshake.
+gtlsclient's log said of each server's handshake. --paired (the link's --loss-pattern nth-connection:
+each server's download of a round met the same losses) adds h2bench's ratio round by round.
 """
 import csv
 import statistics
@@ -28,6 +29,37 @@ BAND_PEERS = ("gtlsserver", "caddy")
 def p90(values):
     ordered = sorted(values)
     return ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
+
+
+def read_rounds(path):
+    """{(server, size): {round: ms}} of the downloads that worked."""
+    rounds = defaultdict(dict)
+    with open(path, newline="") as results:
+        for row in csv.DictReader(results):
+            download = row.get("download")
+            if not row["error"]:
+                rounds[(row["server"], row["size"] + (f"/{download}" if download else ""))][row["round"]] = float(row["ms"])
+    return rounds
+
+
+def paired(path, servers, sizes, ours="h2bench"):
+    """Round by round: each round's downloads met the same loss pattern, so their ratio is the servers' own."""
+    rounds = read_rounds(path)
+    print(f"\nRound by round (every server's download of a round met the same losses): {ours} / peer\n")
+    print("| size | peer | rounds | median of the ratios | within 5 % | slower by more | faster by more |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for size in sizes:
+        for peer in servers:
+            if peer == ours:
+                continue
+            ratios = [ms / rounds[(peer, size)][r] for r, ms in rounds.get((ours, size), {}).items()
+                      if r in rounds.get((peer, size), {})]
+            if not ratios:
+                continue
+            within = sum(abs(x - 1) <= MEDIAN_BAND for x in ratios)
+            slower = sum(x > 1 + MEDIAN_BAND for x in ratios)
+            print(f"| {size} | {peer} | {len(ratios)} | {statistics.median(ratios):.2f} | {within} | {slower} "
+                  f"| {len(ratios) - within - slower} |")
 
 
 def read_results(path):
@@ -123,6 +155,8 @@ def handshakes(path):
 
 
 def main(argv):
+    pairs = "--paired" in argv
+    argv = [arg for arg in argv if arg != "--paired"]
     if len(argv) not in (6, 7) or (len(argv) == 7 and argv[6] not in BAND_PEERS):
         print(__doc__, file=sys.stderr)
         return 2
@@ -134,6 +168,8 @@ def main(argv):
     if "h2bench-b" in servers:
         print("\nThe same downloads with h2bench-b (--server-jar-b) as ours:\n")
         table(times, failures, drops, rtt_ms, servers, argv[5].split(), band_peer, ours="h2bench-b")
+    if pairs:
+        paired(argv[1], servers, argv[5].split())
     handshakes(argv[2])
     return 0
 

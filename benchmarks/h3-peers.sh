@@ -472,7 +472,9 @@ done
   echo
   table_sizes="${size_list[*]}"
   [ -z "$warm" ] || table_sizes="$(for size in "${size_list[@]}"; do printf '%s/cold %s/warm ' "$size" "$size"; done)"
-  python3 "$root/benchmarks/h3-peers-table.py" "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "$table_sizes" "$band_peer"
+  paired_rounds=""
+  case " $server_args " in *" --loss-pattern nth-connection "*|*" --loss-pattern=nth-connection "*) paired_rounds=--paired ;; esac
+  python3 "$root/benchmarks/h3-peers-table.py" $paired_rounds "$out/results.csv" "$out/handshake.csv" "$rtt_ms" "${server_list[*]}" "$table_sizes" "$band_peer"
 } >"$out/h3-peers.txt"
 stop_all
 cat "$out/h3-peers.txt"
