@@ -80,8 +80,7 @@ stop_peer() {
   fi
   peer_pid=""
 }
-trap 'stop_capture; stop_peer; stop_server' EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit 'stop_capture; stop_peer; stop_server'
 
 {
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes)')"

@@ -125,8 +125,7 @@ stop_all() {
   stop_server
   if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; fi
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

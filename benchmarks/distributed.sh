@@ -27,8 +27,7 @@ stop_all() {
   fi
   stop_server
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 start_server "$run" || exit 1
 h2_port="$(server_port h2_port)"
 

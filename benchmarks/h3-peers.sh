@@ -38,7 +38,8 @@ usage: benchmarks/h3-peers.sh [options]
                       then --server-jar-b /tmp/h2bench-server-netty-quiche.jar; each banner's QUIC
                       line, in the table's heading, names the quiche its jar loaded
   --server-args-b ".." more options for h2bench-b (--server-args's link options are not its); default none
-  --sizes "..."       objects, from 100B 44kB 400kB 2MiB 10MiB page; default all six. page is seed
+  --sizes "..."       objects: 100B, NkB (1 to 65536 KiB), NMiB (1 to 64), page; default 100B 44kB
+                      400kB 2MiB 10MiB page (near a threshold, e.g. 1900kB 2200kB). page is seed
                       000's page (index.html and the files it links, copied from h2bench), every
                       file requested at once on one connection: gtlsclient cannot wait for the
                       index before it asks for the rest, so the row compares servers, not browsers
@@ -128,15 +129,18 @@ done
 page_bytes=0
 bytes_of() {
   case "$1" in
-    100B) echo 100 ;; 44kB) echo 45056 ;; 400kB) echo 409600 ;; 2MiB) echo 2097152 ;; 10MiB) echo 10485760 ;;
+    100B) echo 100 ;;
     page) echo "$page_bytes" ;;
+    [1-9]*kB) [[ "$1" =~ ^[1-9][0-9]{0,4}kB$ ]] && [ "${1%kB}" -le 65536 ] && echo $(( ${1%kB} * 1024 )) ;;
+    [1-9]*MiB) [[ "$1" =~ ^[1-9][0-9]?MiB$ ]] && [ "${1%MiB}" -le 64 ] && echo $(( ${1%MiB} * 1048576 )) ;;
     *) return 1 ;;
   esac
 }
 h2bench_path_of() {
   case "$1" in
-    100B) echo "/option?size=100" ;; 44kB) echo "/option?size=44k" ;; 400kB) echo "/option?size=400k" ;;
-    2MiB) echo "/option?size=2m" ;; 10MiB) echo "/option?size=10m" ;;
+    100B) echo "/option?size=100" ;;
+    *kB) echo "/option?size=${1%kB}k" ;;
+    *MiB) echo "/option?size=${1%MiB}m" ;;
   esac
 }
 
@@ -151,7 +155,7 @@ case " $servers " in *" h2bench-b "*) [ -n "$server_jar_b" ] || die_usage "h2ben
 case " $servers " in *" h2bench "*) ;; *) die_usage "--servers must name h2bench (its link carries the others)" ;; esac
 [ "$(printf '%s\n' "${server_list[@]}" | sort | uniq -d)" = "" ] || die_usage "--servers names a server twice"
 for size in "${size_list[@]}"; do
-  bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B 44kB 400kB 2MiB 10MiB page)"
+  bytes_of "$size" >/dev/null || die_usage "unknown size '$size' (100B, NkB, NMiB up to 64, page)"
 done
 [[ "$rounds" =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "--rounds takes a number from 1 to 9999"
 [[ "$timeout_s" =~ ^[1-9][0-9]{0,4}$ ]] || die_usage "--timeout takes a positive number of seconds"
@@ -199,8 +203,7 @@ stop_all() {
   [ -z "$tmp" ] || rm -rf "$tmp"
   tmp=""
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 
 rm -rf "$out"
 mkdir -p "$out"

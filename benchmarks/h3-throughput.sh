@@ -109,8 +109,7 @@ stop_all() {
   [ -z "$shm" ] || rm -rf "$shm"
   tmp="" shm=""
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -19,8 +19,7 @@ out="target/h2bench-load"
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
 fresh_run "$run" "$out" || exit 1
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_server
 start_server "$run" || exit 1
 
 limit=()

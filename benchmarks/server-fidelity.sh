@@ -161,8 +161,7 @@ stop_all() {
   [ -z "$tmp" ] || rm -rf "$tmp"
   tmp=""
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 
 rm -rf "$out"
 mkdir -p "$out"

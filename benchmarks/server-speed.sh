@@ -156,8 +156,7 @@ stop_all() {
   fi
   rm -rf "$tmp"
 }
-trap stop_all EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_all
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

@@ -39,8 +39,7 @@ stop_jmeter() {
 }
 fresh_run "$run" "$out" || exit 1
 mkdir -p "$out"
-trap 'stop_jmeter; stop_server' EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit 'stop_jmeter; stop_server'
 start_server "$run" || exit 1
 
 # sample PROCESS PID: "threads,heap_after_gc_kib,open_fds" of a running JVM

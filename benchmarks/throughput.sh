@@ -61,8 +61,7 @@ run="$out/raw"
 # shellcheck source=../bin/lib/process.sh
 . "$root/bin/lib/process.sh"
 fresh_run "$run" "$out" || exit 1
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_server
 
 load1() { cut -d' ' -f1 /proc/loadavg; }
 

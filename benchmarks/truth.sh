@@ -73,8 +73,7 @@ for size in $sizes; do path_of "$size" >/dev/null; done
 . "$root/bin/lib/server.sh"
 run="$out/raw"
 fresh_run "$run" "$out" || exit 1
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+stop_on_any_exit stop_server
 for size in $sizes; do echo "$size,$(path_of "$size")"; done >"$run/sizes.csv"
 run="$(cd "$run" && pwd)" # absolute: the peer is built from its own folder, and --out may be either
 (cd benchmarks/peer && go build -o "$run/peer" .) || { echo "truth.sh: could not build benchmarks/peer" >&2; exit 1; }

@@ -1,8 +1,19 @@
 # Sourced by bin/compare and the benchmarks/ scripts: the assembled JMeter, fresh run directories,
-# and the h2bench server jar on free loopback ports, stopped by the caller's EXIT trap.
+# and the h2bench server jar on free loopback ports, stopped by the caller's cleanup (stop_on_any_exit).
 # Needs $root (the repository).
 
 server_pid=""
+
+# stop_on_any_exit CLEANUP: runs CLEANUP however the script ends: its own exit, Ctrl-C, kill, a closed
+# terminal, or a reader gone away (a script piped into head), which would otherwise end bash by SIGPIPE
+# without its EXIT trap and leave the server and its link behind. Nothing is printed after a SIGPIPE.
+stop_on_any_exit() {
+  trap "$1" EXIT
+  trap 'exit 130' INT TERM
+  trap 'exit 129' HUP
+  trap 'exec >/dev/null 2>&1; exit 141' PIPE
+}
+
 jmeter_jar="jmeter-plugin/target/jmeter/bin/ApacheJMeter-5.6.3.jar"
 
 # fresh_run RUN_DIR OUT_DIR: checks the build is there, empties both directories, creates RUN_DIR
