@@ -61,7 +61,11 @@ final class PerConnectionLoss implements PacketLoss {
             return false;
         }
         if (packet.syn()) {
-            flows.put(packet.flow(), new FlowState(packet.sequence() + 1, patternOf(packet.flow())));
+            // A resent SYN is the same connection: it keeps its pattern (its number among the port's)
+            FlowState known = flows.get(packet.flow());
+            if (known == null || !known.startsAt(packet.sequence() + 1)) {
+                flows.put(packet.flow(), new FlowState(packet.sequence() + 1, patternOf(packet.flow())));
+            }
             return false;
         }
         if (packet.payload() <= 0) {
@@ -120,6 +124,11 @@ final class PerConnectionLoss implements PacketLoss {
         FlowState(long firstSequence, long pattern) {
             this.next = firstSequence;
             this.pattern = pattern;
+        }
+
+        /** True while no data has passed since a SYN that said {@code firstSequence}. */
+        boolean startsAt(long firstSequence) {
+            return packets == 0 && resent == 0 && next == firstSequence;
         }
 
         /** The place of a TCP segment: its index among new data, or among the flow's retransmissions. */

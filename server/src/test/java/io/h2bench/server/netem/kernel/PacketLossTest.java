@@ -110,6 +110,18 @@ class PacketLossTest {
     }
 
     @Test
+    void shouldCountAResentSynAsTheSameConnection() {
+        PacketLoss once = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.02, 1, true);
+        PacketLoss twice = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.02, 1, true);
+        twice.drops(tcp(443, 40_000, 1_000, PacketHeader.SYN, 0), 40);
+
+        lostSegments(once, 443, 40_000, 1_000);
+        lostSegments(twice, 443, 40_000, 1_000);
+
+        assertThat(lostSegments(twice, 443, 40_001, 7)).isEqualTo(lostSegments(once, 443, 40_001, 7));
+    }
+
+    @Test
     void shouldLoseOnTheFirstConnectionOfEachPortWhatPerConnectionLosesOnEvery() {
         PacketLoss numbered = PacketLoss.of(LossPattern.NTH_CONNECTION, 0.05, 3, true);
         PacketLoss same = PacketLoss.of(LossPattern.PER_CONNECTION, 0.05, 3, true);
