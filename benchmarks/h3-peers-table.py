@@ -31,20 +31,8 @@ def p90(values):
     return ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
 
 
-def read_rounds(path):
-    """{(server, size): {round: ms}} of the downloads that worked."""
-    rounds = defaultdict(dict)
-    with open(path, newline="") as results:
-        for row in csv.DictReader(results):
-            download = row.get("download")
-            if not row["error"]:
-                rounds[(row["server"], row["size"] + (f"/{download}" if download else ""))][row["round"]] = float(row["ms"])
-    return rounds
-
-
-def paired(path, servers, sizes, ours="h2bench"):
+def paired(rounds, servers, sizes, ours="h2bench"):
     """Round by round: each round's downloads met the same loss pattern, so their ratio is the servers' own."""
-    rounds = read_rounds(path)
     print(f"\nRound by round (every server's download of a round met the same losses): {ours} / peer\n")
     print("| size | peer | rounds | median of the ratios | within 5 % | slower by more | faster by more |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -63,7 +51,8 @@ def paired(path, servers, sizes, ours="h2bench"):
 
 
 def read_results(path):
-    times, failures, drops = defaultdict(list), defaultdict(int), defaultdict(list)
+    """Per (server, size): {round: ms} of the downloads that worked, failures counted, drops at the client."""
+    rounds, failures, drops = defaultdict(dict), defaultdict(int), defaultdict(list)
     with open(path, newline="") as results:
         for row in csv.DictReader(results):
             # h3-peers.sh --warm: a cold and a warm download per connection, rows SIZE/cold and SIZE/warm
@@ -74,8 +63,8 @@ def read_results(path):
             if row["error"]:
                 failures[key] += 1
             else:
-                times[key].append(float(row["ms"]))
-    return times, failures, drops
+                rounds[key][row["round"]] = float(row["ms"])
+    return rounds, failures, drops
 
 
 def drop_cell(values):
@@ -161,7 +150,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     band_peer = argv[6] if len(argv) == 7 else BAND_PEERS[0]
-    times, failures, drops = read_results(argv[1])
+    rounds, failures, drops = read_results(argv[1])
+    times = {key: list(by_round.values()) for key, by_round in rounds.items()}
     rtt_ms = float(argv[3]) if argv[3] else 0.0
     servers = argv[4].split()
     table(times, failures, drops, rtt_ms, servers, argv[5].split(), band_peer)
@@ -169,7 +159,7 @@ def main(argv):
         print("\nThe same downloads with h2bench-b (--server-jar-b) as ours:\n")
         table(times, failures, drops, rtt_ms, servers, argv[5].split(), band_peer, ours="h2bench-b")
     if pairs:
-        paired(argv[1], servers, argv[5].split())
+        paired(rounds, servers, argv[5].split())
     handshakes(argv[2])
     return 0
 
