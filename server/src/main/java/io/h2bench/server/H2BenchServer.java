@@ -20,6 +20,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
+import io.h2bench.server.h3.Http3WarmUp;
 import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.LatencyProxy;
 import io.h2bench.server.netem.LinkProfile;
@@ -152,7 +153,11 @@ public final class H2BenchServer implements AutoCloseable {
             server.stop();
             throw failure;
         }
-        WarmUp.Result warmUp = WarmUp.run(warmUpTargets(connectors, jettyHost), socketOpener(choice.link()), settings.warmUpConnections());
+        Map<Listener, InetSocketAddress> targets = warmUpTargets(connectors, jettyHost);
+        WarmUp.Result warmUp;
+        try (Http3WarmUp h3WarmUp = h3.warmUp(choice.link(), targets.get(Listener.H2).getHostString(), settings.warmUpConnections())) {
+            warmUp = WarmUp.run(targets, socketOpener(choice.link()), h3WarmUp, settings.warmUpConnections());
+        }
         // A test or a user counts its own connections and requests, not the warm-up's.
         accepted.values().forEach(count -> count.set(0));
         if (requests != null) {

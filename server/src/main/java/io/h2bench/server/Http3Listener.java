@@ -2,6 +2,7 @@ package io.h2bench.server;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -12,6 +13,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 
 import io.h2bench.server.h3.Http3Connector;
+import io.h2bench.server.h3.Http3WarmUp;
 import io.h2bench.server.h3.QuicOptions;
 import io.h2bench.server.netem.kernel.KernelLink;
 
@@ -74,6 +76,21 @@ final class Http3Listener {
             connector.setSocketOpener(address -> link.inNamespace(() -> Http3Connector.bind(address)));
         }
         connector.open();
+    }
+
+    /**
+     * A warm-up of this listener ({@link Http3WarmUp}) from {@code host}, where it answers (inside the
+     * link's namespace when there is one); null when not started or {@code connections} is 0. The caller
+     * closes it.
+     */
+    Http3WarmUp warmUp(KernelLink link, String host, int connections) {
+        if (connector == null || connections == 0) {
+            return null;
+        }
+        InetSocketAddress local = new InetSocketAddress(host, 0);
+        Http3WarmUp.DatagramOpener opener = link == null ? () -> Http3Connector.bind(local)
+                : () -> link.inNamespace(() -> Http3Connector.bind(local));
+        return new Http3WarmUp(new InetSocketAddress(host, port()), opener, connector.options().qlogDirectory());
     }
 
     boolean started() {

@@ -60,8 +60,9 @@ public final class Main implements Callable<Integer> {
     TlsProvider tlsProvider = TlsProvider.CONSCRYPT;
 
     @Option(names = "--warm-up", paramLabel = "CONNECTIONS",
-            description = "New connections the server makes to each of its TCP listeners before it is ready, so that the JIT "
-                    + "has compiled TLS, HTTP/1.1 and HTTP/2 before the first client; 0 = none (default: ${DEFAULT-VALUE}).")
+            description = "New connections the server makes to each of its listeners (the four TCP ones and h3) before it is "
+                    + "ready, so that the JIT has compiled TLS, HTTP/1.1, HTTP/2 and HTTP/3 before the first client; "
+                    + "0 = none (default: ${DEFAULT-VALUE}).")
     int warmUp = WarmUp.DEFAULT_CONNECTIONS;
 
     @Option(names = "--selectors", paramLabel = "N",

@@ -18,7 +18,7 @@ import io.h2bench.server.netem.LinkProfile;
  * the h3 listener's UDP port ({@link Http3Listener#ON_H2_PORT}: the number the h2 listener got) and
  * its QUIC settings ({@link QuicOptions}); the TLS profile ({@link TlsProfile}: the generated
  * certificate's key, the cipher order) and provider ({@link TlsProvider}: BoringSSL or JSSE); and how
- * many connections per TCP listener the server makes to itself before it is ready ({@link WarmUp}:
+ * many connections per listener (TCP and h3) the server makes to itself before it is ready ({@link WarmUp}:
  * none in tests, which start hundreds of servers); and how many selector threads each TCP listener runs.
  */
 public record ServerSettings(String bind, Map<Listener, Integer> ports, Path keystore, String keystorePassword,

@@ -29,10 +29,13 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
+import io.h2bench.server.h3.Http3WarmUp;
+
 /**
- * New connections the server makes to its own TCP listeners before it says it is ready, each with
- * a full TLS handshake and two requests of seed 000's page, so that the JIT has compiled the TLS
- * handshake, HTTP/1.1 and HTTP/2 before the first client comes. Issue 42 measured why: behind the
+ * New connections the server makes to its own listeners before it says it is ready, each with a
+ * full TLS handshake and two requests of seed 000's page, so that the JIT has compiled the TLS
+ * handshake, HTTP/1.1, HTTP/2 and HTTP/3 before the first client comes (the h3 listener's by
+ * {@link Http3WarmUp}). Issue 42 measured why: behind the
  * kernel link a fresh server took 4.9 ms from a ClientHello to its first flight where Caddy took
  * 1.8, and 2.2 ms from a request to its response where Caddy took 0.6 (both with the RSA key); after
  * 1,000 connections per listener it took 1.8 and 0.8-0.9. A maintained server is native code and
@@ -57,6 +60,11 @@ public final class WarmUp {
     /** The JIT counts as done when it compiles for less than this share of a settling step. */
     private static final Duration SETTLE_STEP = Duration.ofMillis(200);
     private static final double SETTLED_SHARE = 0.05;
+
+    /** One new connection to a listener, with its requests. */
+    private interface NewConnection {
+        void make() throws IOException;
+    }
 
     /** Opens an unconnected socket where the listeners are reachable (the kernel link's namespace). */
     interface SocketOpener {
@@ -85,8 +93,11 @@ public final class WarmUp {
         trustAll.init(null, new TrustManager[] {new TrustingManager()}, null);
     }
 
-    /** {@code perListener} connections to each of {@code listeners}, taking turns, two at a time; never throws. */
-    static Result run(Map<Listener, InetSocketAddress> listeners, SocketOpener opener, int perListener) {
+    /**
+     * {@code perListener} connections to each of {@code listeners} and to the h3 listener ({@code h3}, null when
+     * there is none), taking turns, two at a time; never throws.
+     */
+    static Result run(Map<Listener, InetSocketAddress> listeners, SocketOpener opener, Http3WarmUp h3, int perListener) {
         long start = System.nanoTime();
         if (perListener == 0) {
             return new Result(0, Duration.ZERO, null);
@@ -100,12 +111,17 @@ public final class WarmUp {
         try {
             WarmUp warmUp = new WarmUp(listeners, opener);
             long deadline = start + TIME_LIMIT.toNanos();
+            List<NewConnection> targets = new ArrayList<>();
+            listeners.keySet().forEach(listener -> targets.add(() -> warmUp.connect(listener)));
+            if (h3 != null) {
+                targets.add(() -> h3.connect(List.of(PAGE, IMAGE)));
+            }
             List<Future<?>> turns = new ArrayList<>();
             for (int i = 0; i < perListener; i++) {
-                for (Listener listener : listeners.keySet()) {
+                for (NewConnection target : targets) {
                     turns.add(threads.submit(() -> {
                         if (System.nanoTime() < deadline) {
-                            warmUp.connect(listener);
+                            target.make();
                             made.incrementAndGet();
                         }
                         return null;

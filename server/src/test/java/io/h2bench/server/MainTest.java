@@ -37,7 +37,7 @@ class MainTest {
         assertThat(code).as(text(err)).isZero();
         assertThat(text(out)).contains("h2bench server: TLS ECDSA P-256 certificate ")
                 .contains("tls: profile web: ECDSA P-256 certificate, AES-128-GCM first (--tls-profile jsse: RSA 2048 and JSSE's order, as before)")
-                .contains("warm-up: 8 connections to its own listeners in ");
+                .contains("warm-up: 10 connections to its own listeners in ");
     }
 
     @Test

@@ -2,7 +2,14 @@ package io.h2bench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.h2bench.server.h3.QuicOptions;
 
 class WarmUpTest {
 
@@ -12,8 +19,9 @@ class WarmUpTest {
             WarmUp.Result warmUp = server.warmUp();
 
             assertThat(warmUp.failure()).isNull();
-            assertThat(warmUp.connections()).isEqualTo(3 * Listener.values().length);
-            assertThat(warmUp.describe()).startsWith("12 connections to its own listeners in ");
+            // the four TCP listeners and the h3 one
+            assertThat(warmUp.connections()).isEqualTo(3 * (Listener.values().length + 1));
+            assertThat(warmUp.describe()).startsWith("15 connections to its own listeners in ");
         }
     }
 
@@ -25,6 +33,26 @@ class WarmUpTest {
             }
             assertThat(server.requestsReceived("/")).isZero();
             assertThat(server.requestsReceived("/img8.jpeg")).isZero();
+        }
+    }
+
+    @Test
+    void shouldLeaveTheQlogDirectoryToTheClientsWhenWarmedUp(@TempDir Path qlogs) throws Exception {
+        ServerSettings settings = ServerSettings.ephemeral().withWarmUp(2).withQuic(QuicOptions.defaults().withQlogDirectory(qlogs));
+        try (H2BenchServer server = H2BenchServer.start(settings)) {
+            assertThat(server.warmUp().connections()).isEqualTo(2 * (Listener.values().length + 1));
+            assertThat(qlogs).isEmptyDirectory();
+
+            try (RawH3Client client = RawH3Client.start()) {
+                RawH3Client.Connection connection = client.connect(server.h3Port()).get(10, TimeUnit.SECONDS);
+                assertThat(connection.request(RawH3Client.get(server.h3BaseUri().resolve("/small-text.txt"))).response()
+                        .get(10, TimeUnit.SECONDS)).isEqualTo(200);
+                connection.close();
+            }
+            assertThat(qlogs).as("the client's connection, and only it, logged").isNotEmptyDirectory();
+            try (var files = Files.list(qlogs)) {
+                assertThat(files.count()).isEqualTo(1);
+            }
         }
     }
 
