@@ -5,6 +5,8 @@
 #   gtlsserver  ngtcp2's example server (Debian's ngtcp2-server): cubic, initial window 10 packets,
 #               the congestion settings of h2bench's quiche
 #   caddy       Caddy from Debian (quic-go): initial window 32 packets, neither settable
+#   quic-go     benchmarks/h3server, quic-go's own HTTP/3 server (the version in its go.mod, today's):
+#               initial window 32 packets, its CUBIC and token-bucket pacer, none settable; built with go
 # One client for all: Debian's gtlsclient (ngtcp2-client), a new process and a new QUIC connection per
 # download, run on the host side so that every packet crosses the emulated link; a sample is the wall
 # time from the client's start to its exit (handshake included; 100 B is the handshake-only case). The
@@ -15,7 +17,7 @@
 # Prints the table (median and p90 per server and size, h2bench's ratio to each peer) and writes it
 # with every sample to --out, headed by the h2bench listener's QUIC settings as its banner states them
 # (the "  QUIC: ..." line; --server-args changes them, e.g. --h3-initial-window 32). Needs root (nsenter), java, gtlsclient, openssl and python3, plus
-# gtlsserver and caddy for those servers (apt-get install ngtcp2-client ngtcp2-server caddy).
+# gtlsserver and caddy for those servers (apt-get install ngtcp2-client ngtcp2-server caddy), go for quic-go.
 # --warm measures reused connections instead: benchmarks/h3warm (quic-go's HTTP/3 client, built with
 # go) downloads each object cold on a new connection, then again on it after an idle gap.
 set -euo pipefail
@@ -25,7 +27,7 @@ usage() {
 usage: benchmarks/h3-peers.sh [options]
 
   --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
-  --servers "..."     from h2bench gtlsserver caddy h2bench-b; default the first three
+  --servers "..."     from h2bench gtlsserver caddy quic-go h2bench-b; default the first three
   --server-jar-b PATH a second h2bench jar, served as h2bench-b (name it in --servers) inside the
                       link's namespace beside the peers, at the same address and with the same
                       certificate, no emulation of its own: an A/B of two listener builds in one run,
@@ -55,7 +57,7 @@ usage: benchmarks/h3-peers.sh [options]
                       --latency D --loss P), e.g. "--h3-initial-window 32" to model quic-go, or
                       "--loss-pattern per-connection"; default none
   --band-peer PEER    the peer issue 38's band is checked against: gtlsserver (same congestion
-                      settings as h2bench's defaults) or caddy (for --h3-initial-window 32);
+                      settings as h2bench's defaults), caddy or quic-go (for --h3-initial-window 32);
                       default gtlsserver
   --timeout S         seconds one download may take before it counts as failed; default 120
   --client-buffer B   the socket receive buffer gtlsclient gets, in bytes (benchmarks/receive-buffer.c,
@@ -149,7 +151,7 @@ read -r -a size_list <<<"$sizes"
 [ ${#server_list[@]} -gt 0 ] || die_usage "--servers names none"
 [ ${#size_list[@]} -gt 0 ] || die_usage "--sizes names none"
 for server in "${server_list[@]}"; do
-  case "$server" in h2bench|gtlsserver|caddy|h2bench-b) ;; *) die_usage "unknown server '$server' (h2bench gtlsserver caddy h2bench-b)" ;; esac
+  case "$server" in h2bench|gtlsserver|caddy|quic-go|h2bench-b) ;; *) die_usage "unknown server '$server' (h2bench gtlsserver caddy quic-go h2bench-b)" ;; esac
 done
 case " $servers " in *" h2bench-b "*) [ -n "$server_jar_b" ] || die_usage "h2bench-b needs --server-jar-b" ;; esac
 case " $servers " in *" h2bench "*) ;; *) die_usage "--servers must name h2bench (its link carries the others)" ;; esac
@@ -162,7 +164,7 @@ done
 [[ "$latency" =~ ^[0-9]+(\.[0-9]+)?(ms|s)?$ ]] || die_usage "--latency takes a duration such as 100ms or 0.2s"
 [[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%?$ ]] || die_usage "--loss takes a percentage such as 1% or 0.3%"
 case "$gtls_cc" in cubic|reno|bbr|bbr2) ;; *) die_usage "--gtlsserver-cc is cubic, reno, bbr or bbr2" ;; esac
-case "$band_peer" in gtlsserver|caddy) ;; *) die_usage "--band-peer is gtlsserver or caddy" ;; esac
+case "$band_peer" in gtlsserver|caddy|quic-go) ;; *) die_usage "--band-peer is gtlsserver, caddy or quic-go" ;; esac
 [[ "$client_buffer" =~ ^(0|[1-9][0-9]{3,8})$ ]] && { [ "$client_buffer" = 0 ] || [ "$client_buffer" -ge 4096 ]; } ||
   die_usage "--client-buffer takes 0 or a number of bytes from 4096 to 999999999"
 [[ "$gap" =~ ^[0-9]+(\.[0-9]+)?(ms|s)$ ]] || die_usage "--gap takes a duration such as 1.75s or 500ms"
@@ -180,6 +182,7 @@ needed="java gtlsclient openssl python3 nsenter ss timeout"
 case " $servers " in *" gtlsserver "*) needed="$needed gtlsserver" ;; esac
 case " $servers " in *" caddy "*) needed="$needed caddy" ;; esac
 [ -z "$warm" ] || needed="$needed go"
+case " $servers " in *" quic-go "*) needed="$needed go" ;; esac
 [ -n "$warm" ] || [ "$client_buffer" = 0 ] || needed="$needed gcc"
 for tool in $needed; do
   command -v "$tool" >/dev/null ||
@@ -188,16 +191,16 @@ done
 
 # shellcheck source=../bin/lib/server.sh
 . "$root/bin/lib/server.sh"
-tmp="" gtls_pid="" caddy_pid="" client_pid="" b_pid=""
+tmp="" gtls_pid="" caddy_pid="" quicgo_pid="" client_pid="" b_pid=""
 stop_all() {
   local pid
-  for pid in "$client_pid" "$gtls_pid" "$caddy_pid" "$b_pid"; do
+  for pid in "$client_pid" "$gtls_pid" "$caddy_pid" "$quicgo_pid" "$b_pid"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
     fi
   done
-  client_pid="" gtls_pid="" caddy_pid="" b_pid=""
+  client_pid="" gtls_pid="" caddy_pid="" quicgo_pid="" b_pid=""
   stop_server >&2
   server_pid=""
   [ -z "$tmp" ] || rm -rf "$tmp"
@@ -213,6 +216,10 @@ if [ -n "$warm" ]; then
   (cd "$root/benchmarks/h3warm" && go build -o "$tmp/h3warm" .) ||
     { echo "h3-peers.sh: could not build benchmarks/h3warm (its modules: go mod download in benchmarks/h3warm)" >&2; exit 1; }
 fi
+case " $servers " in *" quic-go "*)
+  (cd "$root/benchmarks/h3server" && go build -o "$tmp/h3server" .) ||
+    { echo "h3-peers.sh: could not build benchmarks/h3server (its modules: go mod download in benchmarks/h3server)" >&2; exit 1; }
+esac
 # gtlsclient's receive buffer: the preloaded socket() asks for it; python3's socket checks it took
 client_env=()
 if [ -z "$warm" ] && [ "$client_buffer" != 0 ]; then
@@ -226,7 +233,7 @@ fi
 
 echo "== h2bench behind the kernel link: $latency round trip, loss $loss ($(basename "$server_jar")${server_args:+, $server_args})" >&2
 # --out may follow --qlog: the qlog directory is the final one's
-[ -z "$qlog" ] || { qlog="$(cd "$out" && pwd)/qlog"; mkdir -p "$qlog/h2bench" "$qlog/gtlsserver"; }
+[ -z "$qlog" ] || { qlog="$(cd "$out" && pwd)/qlog"; mkdir -p "$qlog/h2bench" "$qlog/gtlsserver" "$qlog/quic-go"; }
 start_server "$out" ${qlog:+--qlog-dir "$qlog/h2bench"} --engine kernel --latency "$latency" --loss "$loss" ${extra_server_args[@]+"${extra_server_args[@]}"} || exit 1
 host="$(host_of "$out/server.log")"
 h2bench_port="$(server_port h3_port)"
@@ -259,8 +266,8 @@ case " $sizes " in *" page "*)
   echo "   page: $(find "$tmp/docs/page" -type f | wc -l) files, $page_bytes bytes" >&2
 esac
 
-# Two ports free for both UDP and TCP (Caddy listens on both) at the link's server address.
-read -r gtls_port caddy_port < <(in_link python3 - "$host" <<'PY'
+# Three ports free for both UDP and TCP (Caddy listens on both) at the link's server address.
+read -r gtls_port caddy_port quicgo_port < <(in_link python3 - "$host" <<'PY'
 import socket, sys
 held, ports = [], []
 for _ in range(100):
@@ -273,12 +280,12 @@ for _ in range(100):
         udp.close(); tcp.close(); continue
     held += [udp, tcp]
     ports.append(udp.getsockname()[1])
-    if len(ports) == 2:
+    if len(ports) == 3:
         break
 print(*ports)
 PY
 )
-[ -n "${caddy_port:-}" ] || { echo "h3-peers.sh: found no free ports at $host in the link's namespace" >&2; exit 1; }
+[ -n "${quicgo_port:-}" ] || { echo "h3-peers.sh: found no free ports at $host in the link's namespace" >&2; exit 1; }
 
 # wait_for_udp PORT PID WHAT LOG: waits up to 10 s for a UDP socket on PORT in the link's namespace
 wait_for_udp() {
@@ -308,6 +315,15 @@ case " $servers " in *" caddy "*)
   wait_for_udp "$caddy_port" "$caddy_pid" caddy "$out/caddy.log" || exit 1
 esac
 
+case " $servers " in *" quic-go "*)
+  echo "== quic-go at $host:$quicgo_port (benchmarks/h3server, quic-go $(sed -n 's/^require github.com\/quic-go\/quic-go //p' "$root/benchmarks/h3server/go.mod"))" >&2
+  # nsenter execs the server: $! is its pid
+  nsenter --net="$link_net" "$tmp/h3server" -addr "$host:$quicgo_port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" -dir "$tmp/docs" \
+    ${qlog:+-qlog-dir "$qlog/quic-go"} >"$out/quic-go.log" 2>&1 &
+  quicgo_pid=$!
+  wait_for_udp "$quicgo_port" "$quicgo_pid" quic-go "$out/quic-go.log" || exit 1
+esac
+
 case " $servers " in *" h2bench-b "*)
   echo "== h2bench-b at $host ($(basename "$server_jar_b")${server_args_b:+, $server_args_b}) in the link's namespace" >&2
   # nsenter execs java: $! is the server's pid
@@ -326,7 +342,7 @@ esac
 port_of_server() {
   case "$1" in
     h2bench) echo "$h2bench_port" ;; h2bench-b) echo "$h2bench_b_port" ;;
-    gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;;
+    gtlsserver) echo "$gtls_port" ;; caddy) echo "$caddy_port" ;; quic-go) echo "$quicgo_port" ;;
   esac
 }
 urls_of() {
@@ -471,7 +487,7 @@ done
   echo "certificate: $(sed -n 's/^h2bench server: TLS \(.*\) certificate .*/\1/p' "$out/server.log" | head -1), served by every server"
   [ -z "$qlog" ] || echo "qlogs: $qlog (writing them slowed every download)"
   echo "h2bench's h3 listener, its banner's QUIC line: ${h2bench_quic:-not in the banner (jars before cec67dc: Jetty 12.1.5 on quiche, cubic, initial window 10 packets)}"
-  echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets)"
+  echo "peers: gtlsserver (ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server 2>/dev/null || echo '?'), --cc $gtls_cc, initial window 10 packets); caddy $(caddy version 2>/dev/null | cut -d' ' -f1) (quic-go, initial window 32 packets); quic-go: benchmarks/h3server on quic-go $(sed -n 's/^require github.com\/quic-go\/quic-go //p' "$root/benchmarks/h3server/go.mod") (initial window 32 packets)"
   echo
   table_sizes="${size_list[*]}"
   [ -z "$warm" ] || table_sizes="$(for size in "${size_list[@]}"; do printf '%s/cold %s/warm ' "$size" "$size"; done)"
