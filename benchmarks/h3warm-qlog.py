@@ -9,6 +9,9 @@ gap. Per qlog, one line on stream 4, times in ms from its request:
 - a server's (quiche's .qlog from h2bench's --qlog-dir, ngtcp2's .sqlog from gtlsserver's): the
   window and smoothed RTT when the request came, when the response's first and last packets were
   built (quiche stamps a packet when it builds it; the listener's pacer may hold it after that),
+  its bursts (packets less than BURST_GAP_MS apart) and the mean time from one burst's start to
+  the next's, beside the time its bytes take at 1.25 x window / srtt, the rate both servers' pacers
+  aim at (RFC 9002 7.7): a server whose timer waits longer than its pacer asks sends slower,
   its packets and those sent again, its packets never acknowledged, the RTT samples meanwhile
   (median and largest), the lowest window meanwhile, and when its last packet was acknowledged;
 - the client's (quic-go's *_client.sqlog from h3warm -qlog-dir): when the response's first packet
@@ -25,6 +28,8 @@ import statistics
 import sys
 
 WARM_STREAM = 4
+BURST_GAP_MS = 0.5
+PACING_GAIN = 1.25
 
 
 def records(path):
@@ -53,7 +58,7 @@ def acked_numbers(data):
 def server(events):
     request = None
     window = srtt = None
-    sent, offsets, resent, rtts, windows = {}, set(), 0, [], []
+    sent, offsets, resent, rtts, windows, sizes = {}, set(), 0, [], [], []
     acked_at = {}
     for event in events:
         name, data, time = event.get("name", ""), event.get("data", {}), event.get("time")
@@ -79,6 +84,7 @@ def server(events):
             frames = warm_frames(data)
             if frames:
                 sent[data["header"]["packet_number"]] = time
+                sizes.append((time, data.get("raw", {}).get("length", 0)))
                 for frame in frames:
                     offset = frame.get("offset", 0)
                     resent += offset in offsets
@@ -90,7 +96,24 @@ def server(events):
             f"{times[-1] - request:.0f} ms, {len(sent)} packets ({resent} sent again, "
             f"{len(set(sent) - set(acked_at))} never acknowledged); RTT samples median "
             f"{statistics.median(rtts) if rtts else 0:.0f}, largest {max(rtts, default=0):.0f} ms; lowest window "
-            f"{min(windows, default=window or 0):,} B; all acknowledged at {max(acked_at.values(), default=request) - request:.0f} ms")
+            f"{min(windows, default=window or 0):,} B; all acknowledged at {max(acked_at.values(), default=request) - request:.0f} ms"
+            + pacing(sizes, window, srtt))
+
+
+def pacing(sizes, window, srtt):
+    """'; 33 bursts, 3.4 ms apart (2.5 at 1.25 x window / srtt)', from (time, bytes) of each packet sent."""
+    bursts = []
+    for time, length in sorted(sizes):
+        if bursts and time - bursts[-1][2] <= BURST_GAP_MS:
+            bursts[-1] = (bursts[-1][0], bursts[-1][1] + length, time)
+        else:
+            bursts.append((time, length, time))
+    if len(bursts) < 3 or not window or not srtt:
+        return ""
+    # the mean: ngtcp2's qlog counts whole milliseconds
+    apart = (bursts[-1][0] - bursts[0][0]) / (len(bursts) - 1)
+    aimed = statistics.median(b[1] for b in bursts[:-1]) / (PACING_GAIN * window / srtt)
+    return f"; {len(bursts)} bursts, {apart:.1f} ms apart ({aimed:.1f} at 1.25 x window / srtt)"
 
 
 def client(events):

@@ -6,10 +6,12 @@ import io.h2bench.server.Ngtcp2Client;
 import io.h2bench.server.RawH3Client;
 import io.h2bench.server.ServerSettings;
 import io.h2bench.server.h3.QuicOptions;
+import io.h2bench.server.h3.QuicheLibrary;
 import io.h2bench.server.netem.LinkProfile;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,16 @@ class Http3IdleWindowTest {
     private static final long INITIAL_WINDOW = QuicOptions.DEFAULT_INITIAL_WINDOW * DATAGRAM;
     private static final int FIRST_STREAM = 0;
     private static final int SECOND_STREAM = 4;
+    /**
+     * Packets closer than this are one burst: quiche builds a burst's in microseconds each, though Netty's
+     * write loop may pause for most of a millisecond within one; the next burst waits a millisecond at least.
+     */
+    private static final double BURST_GAP_MS = 0.95;
+    /** The pacer's burst, ngtcp2's send quantum. */
+    private static final long PACING_QUANTUM = 64 * 1024;
+    private static final double PACING_GAIN = 1.25;
+    /** qlog's send times are microseconds; the patch rounds nanoseconds. */
+    private static final double CLOCK_SLACK_MS = 0.005;
 
     @Test
     void shouldKeepItsWindowAcrossAnIdleGapWhenAConnectionIsReused(@TempDir Path qlogs) throws Exception {
@@ -83,6 +95,46 @@ class Http3IdleWindowTest {
         // a round trip and at most an eighth of one more; built at the request, the last packet waited out the pacer's hold
         assertThat(qlog.millisToAcknowledgeLastPacketOf(SECOND_STREAM)).as("ms from the warm response's last packet built to its ACK")
                 .isLessThan(qlog.lowestMinRttMillis() + RTT_MS / 8.0);
+    }
+
+    /**
+     * quiche-pacing-whole-milliseconds.patch: between the bursts of a warm 2 MiB, the pacer waits as
+     * ngtcp2's server waits on its libev loop, in whole milliseconds rounded up from a burst's last
+     * packet to the time the next one is due (its bytes at 1.25 x window / srtt from its first). A gate
+     * that opened when due (before the patch) let nearly every burst out a fraction of a millisecond
+     * before that, and sent a warm 2 MiB in 0.90-0.95 of gtlsserver's time. Read from the server's
+     * qlog; a busy machine delays bursts, which only makes them later.
+     */
+    @Test
+    void shouldWaitWholeMillisecondsForEachNextBurstWhenAWarm2MiBIsPaced(@TempDir Path qlogs) throws Exception {
+        QuicheQlog qlog = fetchTwiceOnOneConnection(qlogs, "/option?size=2m", BODY_2M);
+        List<QuicheQlog.Burst> bursts = qlog.bursts(SECOND_STREAM, BURST_GAP_MS, PACING_QUANTUM, DATAGRAM);
+
+        List<String> early = new ArrayList<>();
+        int whole = 0;
+        for (int i = 1; i < bursts.size(); i++) {
+            QuicheQlog.Burst before = bursts.get(i - 1);
+            // a burst as quiche counted it, paced: begun and followed by waits, ended by the quantum. Where the body
+            // reaches quiche slower than the pacer lets it go, quiche's bursts end when its data does, and the next
+            // is due before it comes: the qlog cannot tell those apart from pauses within one.
+            if (before.gapBefore() < BURST_GAP_MS || bursts.get(i).gapBefore() < BURST_GAP_MS
+                    || before.bytes() + DATAGRAM <= PACING_QUANTUM) {
+                continue;
+            }
+            whole++;
+            double due = before.firstAt() + before.bytes() / (PACING_GAIN * before.window() / before.smoothedRttMillis());
+            double earliest = due > before.lastAt() ? before.lastAt() + Math.ceil(due - before.lastAt()) : before.lastAt();
+            if (bursts.get(i).firstAt() < earliest - CLOCK_SLACK_MS) {
+                early.add(String.format("burst %d at %.3f ms, before %.3f (the one before: %.3f to %.3f, %d B, due %.3f)", i,
+                        bursts.get(i).firstAt(), earliest, before.firstAt(), before.lastAt(), before.bytes(), due));
+            }
+        }
+        System.out.printf("%s: %d of %d whole bursts followed before whole milliseconds: %s%n", QuicheLibrary.loaded().describe(),
+                early.size(), whole, early);
+        assertThat(whole).as("whole bursts of the warm response, of %d", bursts.size()).isGreaterThanOrEqualTo(10);
+        // a window or RTT logged a moment off the one quiche paced by may move a burst's due time across a millisecond
+        assertThat(early).as("bursts sent before whole milliseconds had passed, of %d", whole)
+                .hasSizeLessThanOrEqualTo(whole / 10);
     }
 
     /** The object cold, then again on the same connection after the idle gap: the server's qlog of that connection. */

@@ -33,6 +33,9 @@ final class QuicheQlog {
     private static final Pattern TIME = Pattern.compile("\\{\"time\":([0-9.]+)");
     private static final Pattern MIN_RTT = Pattern.compile("\"min_rtt\":([0-9.]+)");
     private static final Pattern LATEST_RTT = Pattern.compile("\"latest_rtt\":([0-9.]+)");
+    private static final Pattern SENT_AT = Pattern.compile("\"send_at_time\":([0-9.]+)");
+    private static final Pattern PACKET_LENGTH = Pattern.compile("\"raw\":\\{\"length\":(\\d+)");
+    private static final Pattern SMOOTHED_RTT = Pattern.compile("\"smoothed_rtt\":([0-9.]+)");
     private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:,(\\d+))?\\]");
     /** A frame that makes the peer acknowledge its packet: any but ACK and PADDING. */
     private static final Pattern ACK_ELICITING = Pattern.compile("\"frame_type\":\"(?!ack\"|padding\")");
@@ -161,6 +164,49 @@ final class QuicheQlog {
         assertThat(samples).as("RTT samples in the server's qlog").isNotEmpty();
         samples.sort(null);
         return samples.get(samples.size() / 2);
+    }
+
+    /**
+     * The stream's packets in bursts as quiche's pacer counts them (quiche-pacing-builds-when-due.patch):
+     * packets built less than {@code gapMillis} apart, a burst ending when another datagram of
+     * {@code datagramBytes} would take it past {@code quantumBytes}. Each with its first and last packet's
+     * send time (ms, quiche's clock, to the microsecond), its bytes (whole packets), the congestion
+     * window and smoothed RTT quiche held at its last packet, and the time since the packet before it
+     * (infinite for the first).
+     */
+    List<Burst> bursts(int streamId, double gapMillis, long quantumBytes, long datagramBytes) {
+        List<Burst> bursts = new ArrayList<>();
+        long window = -1;
+        double smoothedRtt = -1;
+        for (String event : qlog.split("\u001e")) {
+            Matcher metrics = WINDOW.matcher(event);
+            if (metrics.find()) {
+                window = Long.parseLong(metrics.group(1));
+            }
+            Matcher rtt = SMOOTHED_RTT.matcher(event);
+            if (event.contains("\"name\":\"quic:recovery_metrics_updated\"") && rtt.find()) {
+                smoothedRtt = Double.parseDouble(rtt.group(1));
+            }
+            Matcher sentAt = SENT_AT.matcher(event);
+            Matcher length = PACKET_LENGTH.matcher(event);
+            if (!event.contains("\"name\":\"quic:packet_sent\"") || streamBytes(event, streamId) == 0 || !sentAt.find()
+                    || !length.find()) {
+                continue;
+            }
+            double at = Double.parseDouble(sentAt.group(1));
+            long bytes = Long.parseLong(length.group(1));
+            Burst last = bursts.isEmpty() ? null : bursts.get(bursts.size() - 1);
+            if (last != null && at - last.lastAt() < gapMillis && last.bytes() + datagramBytes <= quantumBytes) {
+                bursts.set(bursts.size() - 1, new Burst(last.firstAt(), at, last.bytes() + bytes, window, smoothedRtt, last.gapBefore()));
+            } else {
+                bursts.add(new Burst(at, at, bytes, window, smoothedRtt, last == null ? Double.POSITIVE_INFINITY : at - last.lastAt()));
+            }
+        }
+        return bursts;
+    }
+
+    /** A run of packets sent back to back ({@link #bursts}); times in ms. */
+    record Burst(double firstAt, double lastAt, long bytes, long window, double smoothedRttMillis, double gapBefore) {
     }
 
     /** The congestion window quiche held (B) when it sent the first packet carrying bytes of the stream. */
