@@ -67,9 +67,15 @@ class Http3WindowCutHoldsTest {
     @Test
     void shouldCutTheWindowWithTheAckedPacketsInItWhenAnAckRevealsALoss(@TempDir Path qlogs) throws Exception {
         List<QuicheQlog.WindowCut> cuts = windowCutsOfOneLossyDownload(qlogs);
+        if (!cuts.isEmpty() && !cuts.get(0).byAck()) {
+            // the loss timer found the first loss (too few packets after it were acknowledged): no ACK to order
+            // with it. The losses are the same on every download, the timing not: once more.
+            cuts = windowCutsOfOneLossyDownload(Files.createDirectory(qlogs.resolve("again")));
+        }
 
         assertThat(cuts).as("the window cuts at a loss (B): before, cut, next").isNotEmpty();
         QuicheQlog.WindowCut first = cuts.get(0);
+        assertThat(first.byAck()).as("the first cut revealed by an ACK, in one of two downloads: %s", first).isTrue();
         assertThat(first.cut()).as("the first cut (B) against 0.7 x the window before its ACK: %s", first)
                 .isGreaterThanOrEqualTo(Math.round(0.7 * (first.before() + MIN_PACKET)));
     }

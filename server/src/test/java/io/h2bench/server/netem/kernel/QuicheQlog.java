@@ -231,7 +231,13 @@ final class QuicheQlog {
     List<WindowCut> windowCuts() {
         List<WindowCut> cuts = new ArrayList<>();
         long window = -1;
+        boolean afterAck = false; // the last packet event was one received with an ACK frame
         for (String event : qlog.split("\u001e")) {
+            if (event.contains("\"name\":\"quic:packet_received\"")) {
+                afterAck = event.contains("\"frame_type\":\"ack\"");
+            } else if (event.contains("\"name\":\"quic:packet_sent\"")) {
+                afterAck = false;
+            }
             Matcher metrics = WINDOW.matcher(event);
             if (!metrics.find()) {
                 continue;
@@ -242,17 +248,21 @@ final class QuicheQlog {
                 cuts.set(last, cuts.get(last).withNext(now));
             }
             if (NEW_LOSS.matcher(event).find() && now < window) {
-                cuts.add(new WindowCut(window, now, -1));
+                cuts.add(new WindowCut(window, now, -1, afterAck));
             }
             window = now;
         }
         return cuts;
     }
 
-    /** A cut at a loss: {@code next} back at {@code before} or above is the cut undone (quiche's rollback). */
-    record WindowCut(long before, long cut, long next) {
+    /**
+     * A cut at a loss: {@code next} back at {@code before} or above is the cut undone (quiche's rollback);
+     * {@code byAck} when an ACK revealed the loss (the packet quiche logged last before the cut was one it
+     * received with an ACK frame), not its loss timer.
+     */
+    record WindowCut(long before, long cut, long next, boolean byAck) {
         WindowCut withNext(long window) {
-            return new WindowCut(before, cut, window);
+            return new WindowCut(before, cut, window, byAck);
         }
 
         boolean undone() {
