@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 38: is what h2bench's h3 listener costs the network's, or the listener's? Starts the h2bench
-# server behind the kernel link, then, inside the link's server namespace at the same address, two
+# server behind the kernel link, then, inside the link's server namespace at the same address, three
 # independent HTTP/3 servers serving files of the same sizes with h2bench's own certificate:
 #   gtlsserver  ngtcp2's example server (Debian's ngtcp2-server): cubic, initial window 10 packets,
 #               the congestion settings of h2bench's quiche
@@ -27,7 +27,7 @@ usage() {
 usage: benchmarks/h3-peers.sh [options]
 
   --server-jar PATH   the h2bench server jar; default server/target/h2bench-server.jar
-  --servers "..."     from h2bench gtlsserver caddy quic-go h2bench-b; default the first three
+  --servers "..."     from h2bench gtlsserver caddy quic-go h2bench-b; default the first four
   --server-jar-b PATH a second h2bench jar, served as h2bench-b (name it in --servers) inside the
                       link's namespace beside the peers, at the same address and with the same
                       certificate, no emulation of its own: an A/B of two listener builds in one run,
@@ -89,7 +89,7 @@ die_usage() {
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 server_jar="$root/server/target/h2bench-server.jar"
-servers="h2bench gtlsserver caddy" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
+servers="h2bench gtlsserver caddy quic-go" sizes="100B 44kB 400kB 2MiB 10MiB page" rounds=8 latency=100ms
 loss=0% gtls_cc=cubic timeout_s=120 out=target/h2bench-h3-peers server_args="" band_peer=gtlsserver
 server_jar_b="" server_args_b="" warm="" gap=1.75s client_buffer=7340032
 command_line="benchmarks/h3-peers.sh"
