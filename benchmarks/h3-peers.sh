@@ -65,8 +65,8 @@ usage: benchmarks/h3-peers.sh [options]
                       net.core.rmem_default, 208 KiB, and the bursts of a server with a large window
                       overflow it); default 7340032, quic-go's; 0 leaves the system's default
   --out DIR           output directory; default target/h2bench-h3-peers (emptied first)
-  --qlog              also write qlogs into DIR/qlog: h2bench's (--qlog-dir), gtlsserver's and the
-                      client's, one file per connection (Caddy writes none). For finding why two
+  --qlog              also write qlogs into DIR/qlog: h2bench's (--qlog-dir), gtlsserver's, quic-go's
+                      and the client's, one file per connection (Caddy writes none). For finding why two
                       servers differ (the benchmarks page's 44 kB flights); the writing costs CPU
                       in every download, so keep the table of a run without it
 

@@ -1,7 +1,7 @@
 // Command h3server serves a directory over HTTP/3 with quic-go's own server (the module version in
 // go.mod), for issue 38's peers (benchmarks/h3-peers.sh, server "quic-go"): a maintained QUIC stack
 // of today, where Debian's Caddy 2.6 carries a quic-go of 2022. quic-go's settings as they ship:
-// an initial window of 32 packets, its CUBIC (with HyStart++) and its token-bucket pacer, none of
+// an initial window of 32 packets, its CUBIC (with hybrid slow start, HyStart) and its token-bucket pacer, none of
 // which quic-go lets a server set. It prints "listening on ADDRESS" once the UDP socket is bound,
 // and serves until killed.
 //
