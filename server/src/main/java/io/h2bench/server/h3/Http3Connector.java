@@ -48,7 +48,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * HTTP/3 on Netty's QUIC (quiche inside), as a Jetty connector: Jetty starts, stops and lists it
  * beside the TCP listeners (so its {@code Alt-Svc} names it), and each request stream goes to the
  * server's one handler tree through a {@link RequestStream}. The QUIC connections live on one
- * event loop; the handlers run on Jetty's threads.
+ * event loop, and so do the handlers that block no thread (the others run on Jetty's).
  */
 public final class Http3Connector extends AbstractNetworkConnector {
 
