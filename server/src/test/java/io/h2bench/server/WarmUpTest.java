@@ -33,6 +33,7 @@ class WarmUpTest {
             }
             assertThat(server.requestsReceived("/")).isZero();
             assertThat(server.requestsReceived("/img8.jpeg")).isZero();
+            assertThat(server.requestsReceived("/option?size=100")).as("the h3 warm-up's small requests").isZero();
         }
     }
 

@@ -39,7 +39,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 /**
  * New QUIC connections the server makes to its own h3 listener before it says it is ready, as the
  * TCP listeners' warm-up ({@code WarmUp}) makes TCP ones: each a full handshake and the requests
- * the TCP warm-up sends, so that the JIT has compiled Netty's QUIC and HTTP/3 codecs and the
+ * {@code WarmUp} asks for (more than over TCP: each runs the codec's per-request code once), so that the JIT has compiled Netty's QUIC and HTTP/3 codecs and the
  * listener's glue before the first client comes. Without it, a fresh server took 243 ms on
  * loopback to answer its first h3 connection, and 4-6 ms from a request on a reused connection to
  * its response where ngtcp2's gtlsserver took 1 (2026-11-30): behind the 100 ms link, warm 44 kB
