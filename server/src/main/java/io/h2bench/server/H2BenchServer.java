@@ -222,6 +222,11 @@ public final class H2BenchServer implements AutoCloseable {
         return h3.options();
     }
 
+    /** Whether the h3 listener writes a paced burst's datagrams in one system call (GSO). */
+    public boolean h3SegmentsWrites() {
+        return h3.segmentsWrites();
+    }
+
     /** Why there is no h3 listener (the byte proxy carries no UDP), or null. */
     public String h3NotStartedReason() {
         return h3.notStartedReason();

@@ -73,7 +73,7 @@ final class Http3Listener {
         }
         connector.setPort(requestedPort == ON_H2_PORT ? h2Port : requestedPort);
         if (link != null) {
-            connector.setSocketOpener(address -> link.inNamespace(() -> Http3Connector.bind(address)));
+            connector.setNamespace(link::inNamespace);
         }
         connector.open();
     }
@@ -115,5 +115,10 @@ final class Http3Listener {
     /** Its QUIC settings, for the banner; null when not started. */
     QuicOptions options() {
         return connector == null ? null : connector.options();
+    }
+
+    /** Whether it writes a paced burst's datagrams in one system call (GSO), for the banner. */
+    boolean segmentsWrites() {
+        return connector != null && connector.segmentsWrites();
     }
 }

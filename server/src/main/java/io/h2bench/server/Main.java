@@ -234,7 +234,8 @@ public final class Main implements Callable<Integer> {
         }
         String conditions = server.network().isIdeal() ? "" : " [" + server.network().describe() + "]";
         out.println(Http3Listener.ID + " - " + Http3Listener.DESCRIPTION + ", announced by Alt-Svc on h1-tls and h2" + conditions);
-        out.println("  QUIC: " + server.h3Options().describe() + "; " + QuicheLibrary.loaded().describe());
+        out.println("  QUIC: " + server.h3Options().describe() + "; " + QuicheLibrary.loaded().describe()
+                + (server.h3SegmentsWrites() ? "; a burst's datagrams in one write (GSO)" : "; one datagram per write"));
         for (String family : TestObjects.FAMILIES) {
             out.println("  " + server.h3BaseUri() + family);
         }

@@ -6,6 +6,7 @@ import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -31,8 +32,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ServerConnectionHandler;
 import io.netty.handler.codec.quic.InsecureQuicTokenHandler;
@@ -76,6 +75,7 @@ public final class Http3Connector extends AbstractNetworkConnector {
      */
     private final boolean javaPacer;
     private volatile Channel udp;
+    private volatile boolean segmented;
 
     /** A connector serving {@code server}'s handlers over HTTP/3, with the TLS key and certificate of {@code keys}. */
     public Http3Connector(Server server, HttpConfiguration configuration, KeyManagerFactory keys, QuicOptions options) {
@@ -94,19 +94,35 @@ public final class Http3Connector extends AbstractNetworkConnector {
         return options;
     }
 
-    /**
-     * Where the UDP socket is made: on the calling thread by default; the h3 listener behind a kernel
-     * link makes it in the link's network namespace, while Netty's threads start outside it, on this
-     * connector's own (a thread started in the namespace would keep it alive after the link closes).
-     */
-    public interface SocketOpener {
-        DatagramChannel open(InetSocketAddress address) throws IOException;
+    /** Whether the listener writes a burst of datagrams as one segmented write (GSO; known once open). */
+    public boolean segmentsWrites() {
+        return segmented;
     }
 
-    private SocketOpener opener = Http3Connector::bind;
+    /**
+     * Where the UDP socket is made: on the calling thread by default; the h3 listener behind a kernel
+     * link makes it in the link's network namespace ({@code KernelLink::inNamespace}), while Netty's
+     * threads start outside it, on this connector's own (a thread started in the namespace would keep
+     * it alive after the link closes).
+     */
+    public interface Namespace {
+        <T> T run(Callable<T> make) throws IOException;
+    }
 
-    public void setSocketOpener(SocketOpener opener) {
-        this.opener = opener;
+    private Namespace namespace = Http3Connector::here;
+
+    public void setNamespace(Namespace namespace) {
+        this.namespace = namespace;
+    }
+
+    private static <T> T here(Callable<T> make) throws IOException {
+        try {
+            return make.call();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     /** A UDP socket bound to {@code address}, in the calling thread's network namespace. */
@@ -128,11 +144,12 @@ public final class Http3Connector extends AbstractNetworkConnector {
             return;
         }
         String host = getHost() == null ? "0.0.0.0" : getHost();
-        DatagramChannel socket = opener.open(new InetSocketAddress(host, getPort()));
-        loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), NioIoHandler.newFactory());
+        ListenerSocket socket = ListenerSocket.open(new InetSocketAddress(host, getPort()), namespace, !javaPacer);
+        segmented = socket.segmented();
+        loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h2bench-h3", true), socket.loop());
         try {
-            ChannelHandler codec = codec();
-            udp = new Bootstrap().group(loop).channelFactory(() -> new NioDatagramChannel(socket))
+            ChannelHandler codec = codec(socket);
+            udp = new Bootstrap().group(loop).channelFactory(socket::channel)
                     .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER)
                     .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER)
                     .handler(new ChannelInitializer<Channel>() {
@@ -149,17 +166,17 @@ public final class Http3Connector extends AbstractNetworkConnector {
                     .register().sync().channel();
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            socket.close();
+            socket.closeUnregistered();
             close();
             throw new IOException("interrupted while starting the h3 listener", interrupted);
         } catch (IOException | RuntimeException | Error failed) {
-            socket.close();
+            socket.closeUnregistered();
             close();
             throw failed;
         }
     }
 
-    private ChannelHandler codec() throws IOException {
+    private ChannelHandler codec(ListenerSocket socket) throws IOException {
         // RFC 9114's h3 alone, as maintained servers offer it: Netty's list adds the drafts h3-29 to h3-32,
         // and a client that offered them first (the sampler did) got draft 29
         QuicSslContext tls = QuicSslContextBuilder.forServer(keys, null)
@@ -198,6 +215,8 @@ public final class Http3Connector extends AbstractNetworkConnector {
                         }, priorities, null, null, true), QuietFailures.INSTANCE);
                     }
                 });
+        // runs of equal datagrams as one write (GSO) where the socket takes them; NONE writes each alone
+        codec.option(QuicChannelOption.SEGMENTED_DATAGRAM_PACKET_ALLOCATOR, socket.segments());
         if (options.qlogDirectory() != null) {
             codec.option(QuicChannelOption.QLOG, new QLogConfiguration(options.qlogDirectory().toString(),
                     "h2bench-server", "h3 listener"));

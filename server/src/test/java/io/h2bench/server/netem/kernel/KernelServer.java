@@ -68,14 +68,19 @@ final class KernelServer implements AutoCloseable {
 
     /** The namespace's TCP RetransSegs (/proc/net/snmp): the server's retransmissions, nothing else's. */
     long retransmittedSegments() throws IOException {
+        return snmp("Tcp", "RetransSegs");
+    }
+
+    /** A counter of the server namespace's /proc/net/snmp, such as {@code Udp OutDatagrams}. */
+    long snmp(String protocol, String counter) throws IOException {
         String[] lines = link().runInNamespace("cat", "/proc/net/snmp").split("\n");
         for (int i = 0; i + 1 < lines.length; i++) {
-            if (lines[i].startsWith("Tcp:") && lines[i + 1].startsWith("Tcp:")) {
+            if (lines[i].startsWith(protocol + ":") && lines[i + 1].startsWith(protocol + ":")) {
                 java.util.List<String> names = java.util.List.of(lines[i].trim().split("\\s+"));
-                return Long.parseLong(lines[i + 1].trim().split("\\s+")[names.indexOf("RetransSegs")]);
+                return Long.parseLong(lines[i + 1].trim().split("\\s+")[names.indexOf(counter)]);
             }
         }
-        throw new IOException("no Tcp counters in /proc/net/snmp");
+        throw new IOException("no " + protocol + " counters in /proc/net/snmp");
     }
 
     @Override
