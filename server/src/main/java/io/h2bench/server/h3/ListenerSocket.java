@@ -26,7 +26,7 @@ import io.netty.handler.codec.quic.SegmentedDatagramPacketAllocator;
  */
 final class ListenerSocket {
 
-    /** Datagrams of one write at most: a burst of quiche's pacer is 10. */
+    /** Datagrams of one write at most: a paced burst (up to 45) leaves in three writes or fewer; Linux takes 64. */
     private static final int SEGMENTS = 16;
 
     private final Channel channel;

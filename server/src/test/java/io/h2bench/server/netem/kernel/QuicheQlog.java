@@ -143,6 +143,19 @@ final class QuicheQlog {
         return acknowledgedAt - builtAt;
     }
 
+    /** The 1-RTT packets quiche sent that carried STREAM frames of two streams or more. */
+    int packetsWithSeveralStreams() {
+        int packets = 0;
+        for (String event : qlog.split("\u001e")) {
+            if (event.contains("\"name\":\"quic:packet_sent\"") && ONE_RTT.matcher(event).find()) {
+                Matcher frame = STREAM.matcher(event);
+                long streams = frame.results().map(stream -> stream.group(1)).distinct().count();
+                packets += streams > 1 ? 1 : 0;
+            }
+        }
+        return packets;
+    }
+
     /** The lowest {@code min_rtt} quiche logged (ms): every RTT sample it took was at least this. */
     double lowestMinRttMillis() {
         Matcher sample = MIN_RTT.matcher(qlog);
