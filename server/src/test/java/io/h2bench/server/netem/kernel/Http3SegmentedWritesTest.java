@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The h3 listener hands the kernel each paced burst as one write, which the kernel cuts into
  * datagrams (UDP generic segmentation offload), as ngtcp2's and quic-go's servers write: with one
- * system call per datagram (Netty's NIO socket, until 2026-11-30) a burst took longer to leave than
- * its pacer allowed for. The server namespace's UDP OutDatagrams counts writes, one per segmented
- * write; the link counts the datagrams it carried.
+ * system call per datagram (Netty's NIO socket, until 2026-11-30) the server took 9.0 CPU seconds
+ * per GiB of 100 concurrent 2 MiB downloads on loopback, 6.5 with it. The server namespace's UDP
+ * OutDatagrams counts writes, one per segmented write; the link counts the datagrams it carried.
  */
 class Http3SegmentedWritesTest {
 
