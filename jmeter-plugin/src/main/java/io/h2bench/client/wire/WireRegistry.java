@@ -1,5 +1,6 @@
 package io.h2bench.client.wire;
 
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
@@ -61,6 +62,13 @@ public final class WireRegistry implements ClientConnector.ConnectListener, Conn
     /** An open connection by the id results carry, or null once it closed (for checks of the totals). */
     public WireConnection byId(long id) {
         return byLocalAddress.values().stream().filter(wire -> wire.id() == id).findFirst().orElse(null);
+    }
+
+    /** The local port of the open connection numbered {@code id}, or 0 once it closed. */
+    public int localPort(long id) {
+        return byLocalAddress.entrySet().stream()
+                .filter(entry -> entry.getValue().id() == id && entry.getKey() instanceof InetSocketAddress)
+                .mapToInt(entry -> ((InetSocketAddress) entry.getKey()).getPort()).findFirst().orElse(0);
     }
 
     @Override
