@@ -184,14 +184,16 @@ final class QuicheQlog {
      * packets built less than {@code gapMillis} apart, a burst ending when another datagram of
      * {@code datagramBytes} would take it past {@code quantumBytes}. Each with its first and last packet's
      * send time (ms, quiche's clock, to the microsecond), its bytes (whole packets), the congestion
-     * window and smoothed RTT quiche held at its last packet, and the time since the packet before it
-     * (infinite for the first).
+     * window and smoothed RTT quiche held at its last packet, the time since the packet before it
+     * (infinite for the first), and whether quiche received a packet from the client in that time.
      */
     List<Burst> bursts(int streamId, double gapMillis, long quantumBytes, long datagramBytes) {
         List<Burst> bursts = new ArrayList<>();
         long window = -1;
         double smoothedRtt = -1;
+        boolean received = false;
         for (String event : qlog.split("\u001e")) {
+            received |= event.contains("\"name\":\"quic:packet_received\"");
             Matcher metrics = WINDOW.matcher(event);
             if (metrics.find()) {
                 window = Long.parseLong(metrics.group(1));
@@ -210,16 +212,20 @@ final class QuicheQlog {
             long bytes = Long.parseLong(length.group(1));
             Burst last = bursts.isEmpty() ? null : bursts.get(bursts.size() - 1);
             if (last != null && at - last.lastAt() < gapMillis && last.bytes() + datagramBytes <= quantumBytes) {
-                bursts.set(bursts.size() - 1, new Burst(last.firstAt(), at, last.bytes() + bytes, window, smoothedRtt, last.gapBefore()));
+                bursts.set(bursts.size() - 1, new Burst(last.firstAt(), at, last.bytes() + bytes, window, smoothedRtt, last.gapBefore(),
+                        last.afterReceipt()));
             } else {
-                bursts.add(new Burst(at, at, bytes, window, smoothedRtt, last == null ? Double.POSITIVE_INFINITY : at - last.lastAt()));
+                bursts.add(new Burst(at, at, bytes, window, smoothedRtt, last == null ? Double.POSITIVE_INFINITY : at - last.lastAt(),
+                        received));
             }
+            received = false;
         }
         return bursts;
     }
 
     /** A run of packets sent back to back ({@link #bursts}); times in ms. */
-    record Burst(double firstAt, double lastAt, long bytes, long window, double smoothedRttMillis, double gapBefore) {
+    record Burst(double firstAt, double lastAt, long bytes, long window, double smoothedRttMillis, double gapBefore,
+                 boolean afterReceipt) {
     }
 
     /** The congestion window quiche held (B) when it sent the first packet carrying bytes of the stream. */
